@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages relax needs, when they are missing. Safe to run repeatedly.
+# Usage: scripts/setup.sh            (uses sudo when not root)
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config git
+  llvm-19-dev
+  libtree-sitter-dev
+  nlohmann-json3-dev
+  libuv1-dev
+  catch2
+  libdlpack-dev
+  libcli11-dev
+  zlib1g-dev libzstd-dev libedit-dev libxml2-dev libffi-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "setup: all packages present"
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}"
+sudo_cmd=()
+if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq || echo "setup: apt-get update failed; trying with the current package lists" >&2
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
