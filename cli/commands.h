@@ -1,0 +1,16 @@
+// The subcommands of `relax`, one file each; main.cc registers them.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace relax::cli {
+
+// Each adder registers its subcommand on `app` and returns the function that runs it (called
+// when the subcommand was chosen); the function returns the process exit code.
+using Runner = std::function<int()>;
+
+Runner add_print_command(CLI::App& app);
+Runner add_parse_command(CLI::App& app);
+
+}  // namespace relax::cli

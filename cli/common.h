@@ -1,0 +1,36 @@
+// Shared pieces of the `relax` subcommands: reading inputs, printing diagnostics, exit codes.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "ir/diagnostic.h"
+
+namespace relax::cli {
+
+// Exit codes every subcommand uses.
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitInputErrors = 1,  // the input has errors (syntax, names, shapes, ...)
+  kExitUsage = 2,        // bad usage or an I/O error
+};
+
+enum class ColorMode { kAuto, kAlways, kNever };
+
+struct GlobalOptions {
+  ColorMode color = ColorMode::kAuto;
+};
+GlobalOptions& global_options();
+
+// Reads a file, or standard input for "-". Reports an I/O error on stderr and returns nullopt.
+std::optional<std::string> read_input(const std::string& path);
+// The name diagnostics use for `path` ("<stdin>" for "-").
+std::string display_name(const std::string& path);
+
+// Writes diagnostics to stderr (with colour when stderr is a terminal, per --color).
+void print_diagnostics(const ir::DiagnosticBag& diags);
+
+// Prints "relax: error: <message>" to stderr.
+void print_error(const std::string& message);
+
+}  // namespace relax::cli

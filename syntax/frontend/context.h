@@ -1,0 +1,171 @@
+// The front end's shared state while it turns one syntax tree into an IRModule: diagnostics,
+// name scopes, the builtin table (`R.Tensor`, `T.grid`, ...), and the conversions both dialects
+// use. The Relax and TIR parsers (relax_parser.h, tir_parser.h) build on it.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "ir/diagnostic.h"
+#include "ir/module.h"
+#include "syntax/cst.h"
+#include "syntax/frontend/value.h"
+
+namespace relax::syntax {
+
+enum class Dialect { kNone, kRelax, kTir };
+
+class Frontend;
+
+// The evaluated arguments of a builtin call `R.Tensor((4,), "float32")` (or of a legacy
+// subscript form `T.Buffer[(4,), "float32"]`).
+struct CallArgs {
+  Node node;         // the call or subscript
+  std::string name;  // canonical builtin name: "R.Tensor", "T.grid"
+  std::vector<Value> args;
+  std::vector<Node> arg_nodes;
+  std::vector<std::pair<std::string, Value>> kwargs;
+  std::vector<Node> kwarg_nodes;
+  bool is_subscript = false;
+
+  ir::Span span() const { return node.span(); }
+  // The keyword argument `key`, or null.
+  const Value* kwarg(std::string_view key) const;
+};
+
+// Binds a builtin's arguments to its parameters as Python would: positional first, then by
+// keyword. A parameter spec is "name" (required), "name=" (optional) or "*" (the following
+// parameters are keyword-only); "**" accepts any other keyword (collected in extra_kwargs).
+// Reports "missing argument", "unexpected keyword argument" and "too many arguments".
+class ArgBinder {
+ public:
+  ArgBinder(Frontend& fe, const CallArgs& call, std::initializer_list<std::string_view> params);
+
+  bool ok() const { return ok_; }
+  // The argument bound to `name`, or null when it was not given.
+  const Value* get(std::string_view name) const;
+  bool has(std::string_view name) const { return get(name) != nullptr; }
+  // The node of the argument bound to `name` (for spans), or the call's node.
+  Node node_of(std::string_view name) const;
+  const std::vector<std::pair<std::string, Value>>& extra_kwargs() const { return extra_; }
+
+ private:
+  const CallArgs& call_;
+  std::vector<std::string_view> names_;
+  std::vector<const Value*> bound_;
+  std::vector<Node> nodes_;
+  std::vector<std::pair<std::string, Value>> extra_;
+  bool ok_ = true;
+};
+
+using Builtin = std::function<Value(Frontend&, const CallArgs&)>;
+
+// A lexical scope: names defined by parameters, bindings, loops, `with ... as`.
+struct Scope {
+  std::unordered_map<std::string, Value> names;
+};
+
+class Frontend {
+ public:
+  Frontend(const SyntaxTree& tree, ir::DiagnosticBag& diags);
+
+  const SyntaxTree& tree() const { return tree_; }
+  ir::DiagnosticBag& diags() { return diags_; }
+  uint32_t file() const { return tree_.file(); }
+
+  // --- Diagnostics -----------------------------------------------------------------------------
+  ir::Diagnostic& error(std::string code, ir::Span span, std::string message);
+  ir::Diagnostic& error(std::string code, Node at, std::string message) {
+    return error(std::move(code), at.span(), std::move(message));
+  }
+  ir::Diagnostic& warning(std::string code, ir::Span span, std::string message);
+  size_t error_count() const { return diags_.error_count(); }
+
+  // --- Scopes ----------------------------------------------------------------------------------
+  void push_scope();
+  void pop_scope();
+  // Defines `name` in the innermost scope (shadowing outer ones).
+  void define(const std::string& name, Value value);
+  // Defines `name` in the outermost (module) scope.
+  void define_global(const std::string& name, Value value);
+  // Innermost definition of `name`, or null.
+  const Value* lookup(std::string_view name) const;
+  size_t scope_depth() const { return scopes_.size(); }
+  // Names that failed to define (a statement with an error): uses stay silent.
+  void poison(const std::string& name) { define(name, Value::error()); }
+
+  // Opens a scope for the lifetime of the guard.
+  class ScopeGuard {
+   public:
+    explicit ScopeGuard(Frontend& fe) : fe_(fe) { fe_.push_scope(); }
+    ~ScopeGuard() { fe_.pop_scope(); }
+    ScopeGuard(const ScopeGuard&) = delete;
+    ScopeGuard& operator=(const ScopeGuard&) = delete;
+
+   private:
+    Frontend& fe_;
+  };
+
+  // --- Builtins --------------------------------------------------------------------------------
+  void register_builtin(std::string name, Builtin fn);
+  const Builtin* find_builtin(std::string_view name) const;
+
+  // --- Evaluation (eval.cc) --------------------------------------------------------------------
+  // Evaluates an expression node. Errors are reported and give Value::error().
+  Value eval(Node expr);
+  // Evaluates the content of a string that holds an expression (`"n * 2"` in a shape), with
+  // spans pointing into the string literal `string_node`.
+  Value eval_string_expr(const Value& string_value, Node string_node);
+  // Calls a builtin by canonical name (the callee of `node`), reporting unknown names.
+  Value call_builtin(CallArgs& call);
+  // Python operators on values: literals fold, PrimExprs build TIR arithmetic, Relax
+  // expressions go to the "R.operator.<op>" builtins.
+  Value binary_op(const std::string& op, const Value& lhs, const Value& rhs, Node node);
+  Value unary_op(const std::string& op, const Value& arg, Node node);
+
+  // --- Conversions shared by both dialects (convert.cc) ----------------------------------------
+  // A PrimExpr from a PrimExpr value or a Python number (ints become `int_dtype` immediates,
+  // floats float32, bools bool). Reports an error and returns null otherwise.
+  ir::Ref<ir::PrimExpr> to_prim_expr(const Value& v, ir::DataType int_dtype = ir::DataType::Int32());
+  // A dtype from a string ("float32") or a dtype-like value (T.float32 namespace). Reports.
+  std::optional<ir::DataType> to_dtype(const Value& v);
+  std::optional<int64_t> to_int(const Value& v);
+  std::optional<std::string> to_string(const Value& v);
+  std::optional<bool> to_bool(const Value& v);
+  // An attribute value (func_attr, block_attr, op attributes): Python literals become boxed
+  // values, sequences arrays, dicts maps, IR objects stay as they are, None is a null ref.
+  // Reports and returns nullopt for values that cannot be attributes.
+  std::optional<ir::ObjectRef> to_attr_value(const Value& v);
+  // Items of a tuple or list value; reports when `v` is not a sequence.
+  std::optional<std::vector<Value>> to_sequence(const Value& v, std::string_view what);
+
+  // --- State the dialect parsers share ---------------------------------------------------------
+  ir::Ref<ir::IRModule> module;  // the module being built
+  std::string module_name = "Module";
+  bool in_module_class = false;
+  Dialect dialect = Dialect::kNone;
+  // The variable names of `import ... as X` that name the TVMScript dialects, canonicalised
+  // (e.g. "relax" -> "R"). Module-level scope holds them as namespaces.
+
+ private:
+  const SyntaxTree& tree_;
+  ir::DiagnosticBag& diags_;
+  std::vector<Scope> scopes_;
+  std::unordered_map<std::string, Builtin> builtins_;
+  // Trees of embedded expressions (string dims): values may point into them.
+  std::vector<std::unique_ptr<SyntaxTree>> embedded_trees_;
+};
+
+// A canonical dotted builtin name: "tvm.script.tir.x" -> "T.x", "ir_module" -> "I.ir_module".
+std::string canonical_path(const std::string& path);
+
+// The canonical builtin prefix for a namespace root name: "R" for R/relax, "T" for
+// T/tir/tirx/Tx, "I" for I/ir, "" for anything else.
+std::string_view canonical_namespace(std::string_view root);
+
+}  // namespace relax::syntax

@@ -1,0 +1,173 @@
+// Human messages for tree-sitter's ERROR and MISSING nodes: one diagnostic per error region,
+// worded from what was expected or found and where ("expected ':' after the function
+// signature", "unexpected indentation", "unterminated string literal").
+#include <string>
+#include <vector>
+
+#include "syntax/cst.h"
+#include "syntax/frontend.h"
+
+namespace relax::syntax {
+
+namespace {
+
+// "the function signature", "the `if` condition": what a missing token would have ended.
+std::string context_of(Node parent) {
+  switch (parent.kind()) {
+    case NodeKind::kFunctionDefinition: return " after the function signature";
+    case NodeKind::kClassDefinition: return " after the class name";
+    case NodeKind::kIfStatement:
+    case NodeKind::kElifClause: return " after the `if` condition";
+    case NodeKind::kElseClause: return " after `else`";
+    case NodeKind::kForStatement: return " after the `for` header";
+    case NodeKind::kWhileStatement: return " after the `while` condition";
+    case NodeKind::kWithStatement: return " after the `with` items";
+    case NodeKind::kArgumentList: return " to close the argument list";
+    case NodeKind::kParameters: return " to close the parameter list";
+    case NodeKind::kSubscript: return " to close the subscript";
+    case NodeKind::kList: return " to close the list";
+    case NodeKind::kDictionary: return " to close the dictionary";
+    case NodeKind::kTuple:
+    case NodeKind::kParenthesizedExpression: return " to close the parenthesis";
+    default: return "";
+  }
+}
+
+std::string shorten(std::string_view text) {
+  std::string s(text.substr(0, text.find('\n')));
+  if (s.size() > 40) s = s.substr(0, 37) + "...";
+  return s;
+}
+
+// The leaf tokens of a subtree, in order.
+void collect_leaves(Node node, std::vector<Node>& out) {
+  if (node.child_count() == 0) {
+    out.push_back(node);
+    return;
+  }
+  for (Node child : node.children()) collect_leaves(child, out);
+}
+
+const char* header_context(std::string_view keyword) {
+  if (keyword == "def") return "after the function signature";
+  if (keyword == "class") return "after the class name";
+  if (keyword == "if" || keyword == "elif") return "after the `if` condition";
+  if (keyword == "while") return "after the `while` condition";
+  if (keyword == "for") return "after the `for` header";
+  if (keyword == "with") return "after the `with` items";
+  if (keyword == "else") return "after `else`";
+  return nullptr;
+}
+
+// A compound statement header inside the error region that never reaches its ':'. Reports
+// "expected ':' after ..." just after the header's last token.
+bool report_missing_colon(const std::vector<Node>& leaves, ir::DiagnosticBag& diags) {
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    const char* context = header_context(leaves[i].type());
+    if (!context || leaves[i].is_named()) continue;
+    int depth = 0;
+    Node last = leaves[i];
+    size_t j = i + 1;
+    for (; j < leaves.size(); ++j) {
+      std::string_view t = leaves[j].type();
+      if (depth == 0 && t == ":") break;
+      // The header ends at the end of its line, outside brackets.
+      if (depth == 0 && leaves[j].start_point().row > last.end_point().row) break;
+      if (t == "(" || t == "[" || t == "{") ++depth;
+      if ((t == ")" || t == "]" || t == "}") && depth > 0) --depth;
+      last = leaves[j];
+    }
+    if (j < leaves.size() && leaves[j].type() == std::string_view(":")) continue;
+    ir::Span at = last.span();
+    diags.error("E0102", ir::Span{at.file, at.end, at.end + 1}, std::string("expected ':' ") + context);
+    return true;
+  }
+  return false;
+}
+
+// An opening bracket in the error region that is never closed.
+bool report_unclosed_bracket(const std::vector<Node>& leaves, ir::DiagnosticBag& diags) {
+  std::vector<Node> open;
+  for (Node leaf : leaves) {
+    std::string_view t = leaf.type();
+    if (leaf.is_missing()) continue;
+    if (t == "(" || t == "[" || t == "{") open.push_back(leaf);
+    else if ((t == ")" || t == "]" || t == "}") && !open.empty()) open.pop_back();
+  }
+  if (open.empty()) return false;
+  Node culprit = open.front();
+  diags.error("E0105", culprit.span(), "`" + std::string(culprit.type()) + "` was never closed");
+  return true;
+}
+
+void report_error_node(Node error, ir::DiagnosticBag& diags) {
+  std::vector<Node> leaves;
+  collect_leaves(error, leaves);
+  // An unterminated string: a string start whose string has no (real) end.
+  for (Node leaf : leaves) {
+    if (leaf.type() != std::string_view("string_start")) continue;
+    bool closed = false;
+    for (Node sibling : leaf.parent().children()) {
+      if (sibling.type() == std::string_view("string_end") && !sibling.is_missing()) closed = true;
+    }
+    if (!closed) {
+      diags.error("E0103", leaf.span(), "unterminated string literal");
+      return;
+    }
+  }
+  if (report_unclosed_bracket(leaves, diags)) return;
+  if (report_missing_colon(leaves, diags)) return;
+  Node parent = error.parent();
+  ir::Span span = error.span();
+  Node first = leaves.empty() ? error : leaves.front();
+  std::string token = shorten(first.text());
+  if (token.empty()) token = shorten(error.text());
+  if (token.empty()) {
+    diags.error("E0101", span, "syntax error");
+    return;
+  }
+  // Indentation problems show up as errors that start a line with whitespace before them.
+  TSPoint start = error.start_point();
+  if (start.column > 0 && parent.kind() == NodeKind::kModule && error.prev_sibling().is_null()) {
+    diags.error("E0104", span, "unexpected indentation");
+    return;
+  }
+  std::string where;
+  if (!parent.is_null() && parent.kind() != NodeKind::kModule && parent.kind() != NodeKind::kBlock) {
+    where = std::string(" in this ") + parent.type();
+    for (char& c : where) {
+      if (c == '_') c = ' ';
+    }
+  }
+  diags.error("E0101", first.span(), "unexpected `" + token + "`" + where);
+}
+
+}  // namespace
+
+void report_syntax_errors(const SyntaxTree& tree, ir::DiagnosticBag& diags) {
+  Node root = tree.root();
+  if (!root.has_error()) return;
+  std::vector<Node> stack{root};
+  // Depth-first, in source order: push children in reverse.
+  while (!stack.empty()) {
+    Node node = stack.back();
+    stack.pop_back();
+    if (node.is_error()) {
+      report_error_node(node, diags);
+      continue;
+    }
+    if (node.is_missing()) {
+      std::string expected = node.is_named() ? std::string(node.type()) : "'" + std::string(node.type()) + "'";
+      if (expected == "'_newline'" || expected == "_newline") expected = "a new line";
+      if (expected == "'_indent'" || expected == "_indent") expected = "an indented block";
+      ir::Span span = node.span();
+      diags.error("E0102", span, "expected " + expected + context_of(node.parent()));
+      continue;
+    }
+    if (!node.has_error()) continue;
+    std::vector<Node> children = node.children();
+    for (auto it = children.rbegin(); it != children.rend(); ++it) stack.push_back(*it);
+  }
+}
+
+}  // namespace relax::syntax
