@@ -1,0 +1,123 @@
+// Test helpers: files, data folders and subprocesses.
+#include "tests/support/test_util.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <stdexcept>
+
+namespace relax::test {
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path.string());
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+void write_file(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+}
+
+std::vector<std::filesystem::path> list_files(const std::filesystem::path& dir, const std::string& suffix) {
+  std::vector<std::filesystem::path> out;
+  if (!std::filesystem::exists(dir)) return out;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
+    if (!entry.is_regular_file()) continue;
+    std::string name = entry.path().filename().string();
+    if (name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      out.push_back(entry.path());
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::optional<std::filesystem::path> shared_dir() {
+  if (const char* env = std::getenv("RELAX_SHARED_DIR")) {
+    if (std::filesystem::exists(env)) return std::filesystem::path(env);
+  }
+  std::filesystem::path p = RELAX_SHARED_DIR;
+  if (std::filesystem::exists(p)) return std::filesystem::weakly_canonical(p);
+  return std::nullopt;
+}
+
+std::filesystem::path source_dir() { return RELAX_SOURCE_DIR; }
+std::filesystem::path tests_dir() { return RELAX_TESTS_DIR; }
+
+bool update_golden() {
+  const char* env = std::getenv("RELAX_UPDATE_GOLDEN");
+  return env && std::string(env) == "1";
+}
+
+CommandResult run_command(const std::vector<std::string>& argv, const std::string& input) {
+  int in_pipe[2], out_pipe[2], err_pipe[2];
+  if (pipe(in_pipe) || pipe(out_pipe) || pipe(err_pipe)) throw std::runtime_error("pipe failed");
+  pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    dup2(in_pipe[0], 0);
+    dup2(out_pipe[1], 1);
+    dup2(err_pipe[1], 2);
+    for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) close(fd);
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execv(args[0], args.data());
+    _exit(127);
+  }
+  close(in_pipe[0]);
+  close(out_pipe[1]);
+  close(err_pipe[1]);
+  CommandResult result;
+  size_t written = 0;
+  int in_fd = in_pipe[1];
+  if (input.empty()) {
+    close(in_fd);
+    in_fd = -1;
+  } else {
+    fcntl(in_fd, F_SETFL, O_NONBLOCK);
+  }
+  bool out_open = true, err_open = true;
+  char buf[65536];
+  while (out_open || err_open || in_fd >= 0) {
+    std::vector<pollfd> fds;
+    if (out_open) fds.push_back({out_pipe[0], POLLIN, 0});
+    if (err_open) fds.push_back({err_pipe[0], POLLIN, 0});
+    if (in_fd >= 0) fds.push_back({in_fd, POLLOUT, 0});
+    if (poll(fds.data(), fds.size(), -1) < 0) break;
+    for (const pollfd& p : fds) {
+      if (p.fd == in_fd && (p.revents & (POLLOUT | POLLERR | POLLHUP))) {
+        ssize_t n = write(in_fd, input.data() + written, input.size() - written);
+        if (n > 0) written += static_cast<size_t>(n);
+        if (n < 0 || written == input.size()) {
+          close(in_fd);
+          in_fd = -1;
+        }
+      } else if (p.revents & (POLLIN | POLLHUP | POLLERR)) {
+        ssize_t n = read(p.fd, buf, sizeof(buf));
+        if (n <= 0) {
+          if (p.fd == out_pipe[0]) out_open = false;
+          else err_open = false;
+        } else {
+          (p.fd == out_pipe[0] ? result.out : result.err).append(buf, static_cast<size_t>(n));
+        }
+      }
+    }
+  }
+  close(out_pipe[0]);
+  close(err_pipe[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return result;
+}
+
+}  // namespace relax::test

@@ -1,0 +1,34 @@
+// Helpers shared by the test executables: reading files, listing test data, locating the shared
+// data folder (../shared) and the `relax` binary, running a command and capturing its output.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace relax::test {
+
+std::string read_file(const std::filesystem::path& path);
+void write_file(const std::filesystem::path& path, const std::string& text);
+
+// Files under `dir` (recursively) whose name ends with `suffix`, sorted.
+std::vector<std::filesystem::path> list_files(const std::filesystem::path& dir, const std::string& suffix);
+
+// The shared data folder, or nullopt when it is absent (tests then skip themselves).
+std::optional<std::filesystem::path> shared_dir();
+std::filesystem::path source_dir();
+std::filesystem::path tests_dir();
+
+// True when the environment asks to rewrite golden expectations (RELAX_UPDATE_GOLDEN=1).
+bool update_golden();
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string out;  // stdout
+  std::string err;  // stderr
+};
+// Runs `argv` (no shell), feeding `input` on stdin; captures stdout and stderr.
+CommandResult run_command(const std::vector<std::string>& argv, const std::string& input = "");
+
+}  // namespace relax::test
