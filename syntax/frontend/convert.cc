@@ -104,13 +104,21 @@ std::optional<bool> Frontend::to_bool(const Value& v) {
   return std::nullopt;
 }
 
+namespace {
+// Attribute values keep the span of the literal they came from (for diagnostics on attributes).
+ir::ObjectRef with_span(ir::ObjectRef obj, ir::Span span) {
+  obj->span = span;
+  return obj;
+}
+}  // namespace
+
 std::optional<ir::ObjectRef> Frontend::to_attr_value(const Value& v) {
   switch (v.kind()) {
     case Value::Kind::kNone: return ir::ObjectRef();
-    case Value::Kind::kBool: return ir::ObjectRef(make<ir::BoolValue>(v.as_bool()));
-    case Value::Kind::kInt: return ir::ObjectRef(make<ir::IntValue>(v.as_int()));
-    case Value::Kind::kFloat: return ir::ObjectRef(make<ir::FloatValue>(v.as_float()));
-    case Value::Kind::kString: return ir::ObjectRef(make<ir::StringValue>(v.as_string()));
+    case Value::Kind::kBool: return with_span(make<ir::BoolValue>(v.as_bool()), v.span());
+    case Value::Kind::kInt: return with_span(make<ir::IntValue>(v.as_int()), v.span());
+    case Value::Kind::kFloat: return with_span(make<ir::FloatValue>(v.as_float()), v.span());
+    case Value::Kind::kString: return with_span(make<ir::StringValue>(v.as_string()), v.span());
     case Value::Kind::kTuple:
     case Value::Kind::kList: {
       auto arr = make<ir::ArrayValue>();
