@@ -70,8 +70,9 @@ module.exports = grammar({
     $.string_content,
     $.string_end,
     // Lexed by the internal lexer (the rule below), never by the scanner. Listing it here, an
-    // extra and so valid in every state, makes tree-sitter call the scanner everywhere, which
-    // the line-recovery heuristics need (e.g. after a header that lacks its `:`).
+    // extra and so valid in every state, makes tree-sitter call the scanner in every state,
+    // which the end-of-input recovery needs (`y = R.` as the last line gets its NEWLINE and a
+    // MISSING name).
     $.comment,
     // The closers are lexed by the internal lexer. Listing them here lets the scanner see in
     // valid_symbols that the parser is inside brackets, where newlines and indentation do not
@@ -95,7 +96,6 @@ module.exports = grammar({
 
   inline: $ => [
     $._suite,
-    $._header_colon,
     $._expressions,
     $._left_hand_side,
     $._right_hand_side,
@@ -334,6 +334,9 @@ module.exports = grammar({
 
     decorated_definition: $ => seq(
       repeat1($.decorator),
+      // Never produced here; it tells the scanner that the next line starts a statement (the
+      // definition), so that its line-recovery heuristics stay out.
+      optional($._statement_start),
       field('definition', choice($.function_definition, $.class_definition)),
     ),
 
@@ -418,14 +421,18 @@ module.exports = grammar({
     positional_separator: _ => '/',
 
     // The `:` that ends a compound statement's header. The marker before it is never produced
-    // by the scanner; it tells the scanner that a header could end here, so that a header
-    // missing its `:` ends at the line end (an ERROR) instead of swallowing its body.
-    _header_colon: $ => seq(optional($._header_end), ':'),
+    // by the scanner; it tells the scanner that a header could end here. Where the line ends
+    // there instead and an indented body follows, the scanner emits the INDENT. This rule is
+    // not inlined, so the parser must reduce it before shifting that INDENT: the reduce action
+    // is what lets the parser's recovery insert a MISSING ":".
+    _header_colon: $ => seq(optional($._header_end), alias(':', ':')),
 
     // An indented block, or simple statements on the header's line (`if c: x = 1`).
     _suite: $ => choice(
       alias($._simple_statements, $.block),
-      seq($._newline, $._indent, $.block),
+      // No NEWLINE between the `:` and the INDENT: so a NEWLINE always ends a statement, and
+      // the scanner knows that a deeper line after it is a stray indent.
+      seq($._indent, $.block),
     ),
 
     block: $ => seq(

@@ -1,47 +1,61 @@
 /*
- * External scanner of the relax grammar: logical lines, indentation and strings.
+ * External scanner of the relax grammar: logical lines, indentation, strings, and the
+ * line-level error recovery of TEXT_FORMAT 5.5.
  *
  * Tokens (the order of `externals` in grammar.js):
- *   _newline, _indent, _dedent   Python's NEWLINE/INDENT/DEDENT. All three are zero-width tokens
- *                                placed at the end of the line they close; each call measures
- *                                the next line's indentation again, so k DEDENTs cost k calls.
+ *   _newline, _indent, _dedent   Python's NEWLINE, INDENT and DEDENT: zero-width tokens at the
+ *                                end of the line they close. Each call measures the next line's
+ *                                indentation again, so k DEDENTs take k calls.
  *   string_start                 an optional prefix (r, b, u, f, t, rb, ...) and the opening quote
  *   string_content               everything up to the closing quote, escapes included, in one
- *                                token (a 50 KB metadata string is scanned once, linearly)
+ *                                token: a 50 KB metadata string is one linear scan, no inner nodes
  *   string_end                   the closing quote(s)
- *   comment                      never produced (the internal lexer lexes comments); being an
- *                                extra, it is valid everywhere, so the scanner is called in
- *                                every state, e.g. after a header missing its `:`
- *   ')' ']' '}'                  never produced; valid only inside brackets, where newlines and
- *                                indentation are insignificant
- *   _statement_start             never produced; valid only where a statement may start
+ *   ')' ']' '}'                  never produced; valid only inside brackets, where line ends and
+ *                                indentation do not count
+ *   _statement_start             valid only where a statement may start. Produced only where it
+ *                                is NOT valid, to make the parser recover at a statement start
  *   _header_end                  never produced; valid only where a header's `:` may come
  *   _error_sentinel              never produced; valid only during error recovery
  *   _unexpected_indent           a whole line indented where no block opens; no rule takes it,
- *                                so it always ends up in an ERROR node
+ *                                so it always ends up alone in an ERROR node
  *
  * Policy:
  *  - Blank lines and comment-only lines produce nothing. A comment line only counts for a
- *    DEDENT when the comment itself is dedented, so a comment at a lower indent in the middle of
- *    a block does not close it, and a comment at the block's indent after its last statement
- *    stays in the block.
+ *    DEDENT when the comment itself is dedented, so a comment at a lower indent inside a block
+ *    does not close it, and a comment at the block's indent after its last statement stays in
+ *    the block.
  *  - Tabs advance to the next multiple of 8; a form feed resets the column; `\r` is ignored, so
  *    CRLF files scan like LF files; a BOM is skipped.
  *  - At the end of input: the pending NEWLINE, then one DEDENT per open block.
- *  - A dedent is reported even where the parser does not expect one (outside brackets). A
- *    stray indent (or a dedent to a column no open block has) turns its line into an
- *    _unexpected_indent token, so the parser reports an ERROR on that line alone.
- *  - Unclosed brackets: inside brackets, a newline followed by a line at a column <= the
- *    current block's indent that starts with `def`, `class`, `return`, `with`, `for`, `if` or
- *    `@` ends the logical line anyway (TEXT_FORMAT 5.5), and so does one that starts with
- *    `name =` or `name:` (a binding; our addition). The parser then inserts a MISSING closer
- *    instead of joining the rest of the file into one line. Valid code that continues a
- *    bracket at or left of the statement's own indent with such a line, e.g. a keyword
- *    argument `x=1` at column 0 inside a module-level call, is misread; no formatter writes
- *    that.
+ *  - The state holds the indent stack and the open string's delimiter, nothing per line: the
+ *    parser reuses an old subtree only when the scanner state before it is unchanged, so the
+ *    state after two NEWLINEs at the same indentation must compare equal.
  *
- * State (serialized): the indent stack, at most MAX_INDENTS levels, and the delimiter of the
- * string being scanned. No allocation happens after create().
+ * Error recovery (each case has a test in test/corpus/errors.txt):
+ *  - Stray indent, or a dedent to a column no open block has: where a statement should start,
+ *    the whole physical line becomes an _unexpected_indent token. The parser wraps that line,
+ *    and only it, in an ERROR. The column is pushed as a stray level: the lines after it at
+ *    that column read as statements of the current block, and leaving it emits no DEDENT.
+ *  - A header without its `:` (`def f(x) -> R.Tensor`): the line break becomes a
+ *    _statement_start token, which the parser can only take at a statement start; it wraps the
+ *    header in an ERROR and reads the body as statements of the enclosing block.
+ *  - A header's NEWLINE without an indented block: a _statement_start token, same recovery.
+ *  - Inside brackets or in an unfinished statement, a line at or left of the current block's
+ *    indent that starts like a statement (a statement keyword, `@`, or a name) ends the logical
+ *    line anyway: an unclosed `(` gets a MISSING `)`, a half-typed `y =` a MISSING name,
+ *    instead of swallowing the lines below (TEXT_FORMAT 5.5 names the keywords `def`, `@`,
+ *    `class`, `return`, `with`, `for`, `if`; names are our addition, since bindings are the
+ *    most common Relax statement). Valid code that continues a bracket at or left of its
+ *    statement's own indent with such a line (PEP 8 forbids it; no formatter writes it) is
+ *    misread.
+ *  - An unterminated string ends at its line end with a NEWLINE; the parser inserts a MISSING
+ *    string_end. At the end of input, an unfinished line gets its NEWLINE.
+ *  - A dedent where the parser does not expect one, in an unfinished statement outside
+ *    brackets, still closes the block.
+ *  - During error recovery only DEDENTs are produced (no INDENT, so the indent stack stays
+ *    consistent with the blocks the parser has).
+ *
+ * The five functions below are the whole interface; no allocation happens after create().
  */
 
 #include "tree_sitter/parser.h"
@@ -68,9 +82,8 @@ enum TokenType {
   UNEXPECTED_INDENT,
 };
 
-/* Serialized as 5 header bytes and 2 bytes a level, well within the 1024-byte buffer. */
+/* Serialized as 2 header bytes and 2 bytes a level, well within the 1024-byte buffer. */
 #define MAX_INDENTS 256
-
 
 /* Delimiter bits. */
 #define DELIM_DOUBLE 0x01 /* '"' rather than '\'' */
@@ -86,12 +99,11 @@ enum TokenType {
 typedef struct {
   uint16_t indents[MAX_INDENTS]; /* columns, maybe | STRAY_LEVEL; indents[0] == 0 always */
   uint16_t count;                /* >= 1 */
-  uint8_t delimiter;
-  /* Set by a NEWLINE or DEDENT, with the indentation of the line that follows it; cleared by any
-   * other external token. A later call that sees the same indentation after a line end is at
-   * that same line start (a stale mark cannot match: see the stray-indent check). */
-  bool at_line_start;
-  uint16_t line_start_column;
+  uint8_t delimiter;             /* DELIM_* bits of the open string, 0 outside strings */
+  /* Set by a NEWLINE or DEDENT when the next line's indentation still calls for work: more
+   * DEDENTs, or a stray indent to report. The next call then starts at column 0 of that line.
+   * Clear everywhere else, so the states after two NEWLINEs in one block compare equal. */
+  bool line_start_pending;
 } Scanner;
 
 static inline void advance(TSLexer *lexer) { lexer->advance(lexer, false); }
@@ -297,10 +309,7 @@ void tree_sitter_relax_external_scanner_destroy(void *payload) { free(payload); 
 unsigned tree_sitter_relax_external_scanner_serialize(void *payload, char *buffer) {
   Scanner *scanner = (Scanner *)payload;
   unsigned size = 0;
-  buffer[size++] = (char)scanner->delimiter;
-  buffer[size++] = (char)(scanner->at_line_start ? 1 : 0);
-  buffer[size++] = (char)(scanner->line_start_column & 0xff);
-  buffer[size++] = (char)(scanner->line_start_column >> 8);
+  buffer[size++] = (char)(scanner->delimiter | (scanner->line_start_pending ? 0x80 : 0));
   /* indents[0] is always 0 and is not stored; count <= MAX_INDENTS, so levels fit a byte. */
   unsigned levels = scanner->count - 1u;
   buffer[size++] = (char)(uint8_t)levels;
@@ -315,17 +324,14 @@ void tree_sitter_relax_external_scanner_deserialize(void *payload, const char *b
                                                     unsigned length) {
   Scanner *scanner = (Scanner *)payload;
   scanner->delimiter = 0;
-  scanner->at_line_start = false;
-  scanner->line_start_column = 0;
+  scanner->line_start_pending = false;
   scanner->count = 1;
   scanner->indents[0] = 0;
-  if (length < 5) return;
-  scanner->delimiter = (uint8_t)buffer[0];
-  scanner->at_line_start = buffer[1] != 0;
-  scanner->line_start_column =
-      (uint16_t)((uint8_t)buffer[2] | ((uint16_t)(uint8_t)buffer[3] << 8));
-  unsigned levels = (uint8_t)buffer[4];
-  unsigned pos = 5;
+  if (length < 2) return;
+  scanner->delimiter = (uint8_t)buffer[0] & 0x7f;
+  scanner->line_start_pending = ((uint8_t)buffer[0] & 0x80) != 0;
+  unsigned levels = (uint8_t)buffer[1];
+  unsigned pos = 2;
   for (unsigned i = 0; i < levels && pos + 1 < length && scanner->count < MAX_INDENTS; i++) {
     scanner->indents[scanner->count++] =
         (uint16_t)((uint8_t)buffer[pos] | ((uint16_t)(uint8_t)buffer[pos + 1] << 8));
@@ -343,12 +349,7 @@ static inline uint32_t current_indent(const Scanner *scanner) {
   return scanner->indents[scanner->count - 1] & MAX_COLUMN;
 }
 
-/* Emits a line-structure token. `marks_line_start`: a NEWLINE or DEDENT the parser expects
- * marks the start of the next line (see at_line_start); recovery tokens do not. */
-static bool emit_line_token(Scanner *scanner, TSLexer *lexer, enum TokenType token,
-                            uint32_t column, bool marks_line_start) {
-  scanner->at_line_start = marks_line_start;
-  scanner->line_start_column = column > MAX_COLUMN ? MAX_COLUMN : (uint16_t)column;
+static inline bool emit(TSLexer *lexer, enum TokenType token) {
   lexer->result_symbol = token;
   return true;
 }
@@ -364,18 +365,19 @@ static bool scan_string_start(Scanner *scanner, TSLexer *lexer) {
 }
 
 /*
- * Where a header's `:` may come and the line ends instead (`def f(x) -> R.Tensor`, `if c`):
- * the line break and the next line's indentation become one _unexpected_indent token, which
- * no rule takes. The parser then wraps the header, and only it, in an ERROR and reads the body
- * as statements of the current block: the body's indent is pushed as a stray level, left
- * without a DEDENT. (A zero-width token or a NEWLINE there makes the parser's recovery glue
- * the body to the header, or reach back to an earlier header.)
+ * Where a header's `:` may come and the line ends instead (`def f(x) -> R.Tensor`, `if c`).
+ * With an indented body below, an INDENT: the parser inserts a MISSING ":" (see _header_colon
+ * in grammar.js) and parses the body as the header's block. Without one, the line break and the
+ * next line's indentation become one _statement_start token, which the parser can take only
+ * where a statement starts; its recovery wraps the header in an ERROR.
  */
 static bool scan_missing_colon(Scanner *scanner, TSLexer *lexer) {
-  while (lexer->lookahead == ' ' || lexer->lookahead == '\t' || lexer->lookahead == '\f') {
+  lexer->mark_end(lexer);
+  while (lexer->lookahead == ' ' || lexer->lookahead == '\t' || lexer->lookahead == '\f' ||
+         lexer->lookahead == '\r') {
     advance(lexer);
   }
-  if (lexer->lookahead != '\n' && lexer->lookahead != '\r' && !lexer->eof(lexer)) return false;
+  if (lexer->lookahead != '\n' && !lexer->eof(lexer)) return false;
   uint32_t column = 0;
   for (;;) {
     int32_t c = lexer->lookahead;
@@ -383,26 +385,36 @@ static bool scan_missing_colon(Scanner *scanner, TSLexer *lexer) {
       column = 0;
       break;
     }
-    if (c == '\n') {
+    if (c == '\n' || c == '\f') {
       column = 0;
     } else if (c == ' ') {
       column++;
     } else if (c == '\t') {
       column = (column / 8 + 1) * 8;
-    } else if (c == '\f') {
-      column = 0;
+    } else if (c == '#') {
+      while (!lexer->eof(lexer) && lexer->lookahead != '\n') advance(lexer);
+      continue;
     } else if (c != '\r') {
       break;
     }
     advance(lexer);
   }
-  lexer->mark_end(lexer);
   if (column > current_indent(scanner) && !lexer->eof(lexer)) {
-    push_indent(scanner, column, STRAY_LEVEL);
+    push_indent(scanner, column, 0);
+    return emit(lexer, INDENT); /* empty, at the end of the header line */
   }
-  scanner->at_line_start = false;
-  lexer->result_symbol = STATEMENT_START;
-  return true;
+  lexer->mark_end(lexer);
+  return emit(lexer, STATEMENT_START);
+}
+
+/* Consumes the rest of the physical line as an _unexpected_indent token (see the header). */
+static bool scan_stray_line(Scanner *scanner, TSLexer *lexer, uint32_t column) {
+  while (!lexer->eof(lexer) && lexer->lookahead != '\n' && lexer->lookahead != '\r') {
+    advance(lexer);
+  }
+  lexer->mark_end(lexer);
+  push_indent(scanner, column, STRAY_LEVEL);
+  return emit(lexer, UNEXPECTED_INDENT);
 }
 
 bool tree_sitter_relax_external_scanner_scan(void *payload, TSLexer *lexer,
@@ -415,17 +427,28 @@ bool tree_sitter_relax_external_scanner_scan(void *payload, TSLexer *lexer,
 
   if (!error_recovery && (scanner->delimiter & DELIM_ACTIVE) &&
       (valid_symbols[STRING_CONTENT] || valid_symbols[STRING_END])) {
-    scanner->at_line_start = false;
     return scan_string_body(scanner, lexer);
   }
 
+  /* (The parse table merges some states, so a header's `:` can be valid where a statement may
+   * also end; a NEWLINE there is no error.) */
   if (!error_recovery && valid_symbols[HEADER_END] && !within_brackets &&
-      !valid_symbols[STRING_START]) {
+      !valid_symbols[STRING_START] && !valid_symbols[NEWLINE]) {
     return scan_missing_colon(scanner, lexer);
   }
 
-  /* Skip whitespace, line ends and comment-only lines, measuring the last line's indentation.
-   * Everything is skipped, so a token returned below is zero-width at the current position. */
+  /* A NEWLINE or INDENT takes the line break into its padding, so it sits at column 0 of the
+   * next line; DEDENTs and the next statement follow there. (Tokens at the end of the line, at
+   * the byte where the next statement's padding starts, defeat subtree reuse: after an edit at
+   * a line's end the parser tries the next statement before re-lexing the tokens before it,
+   * finds a different scanner state and skips the rest of the block.) */
+  bool takes_line_break = !error_recovery && !within_brackets &&
+                          (valid_symbols[NEWLINE] || valid_symbols[INDENT]);
+  bool line_start_pending = scanner->line_start_pending;
+  scanner->line_start_pending = false;
+
+  /* Skip whitespace, line ends and comment-only lines, measuring the indentation of the next
+   * line with code. Skipped text is padding: a token returned below is empty, at the mark. */
   lexer->mark_end(lexer);
   bool found_end_of_line = false;
   bool at_eof = false;
@@ -434,9 +457,10 @@ bool tree_sitter_relax_external_scanner_scan(void *payload, TSLexer *lexer,
   for (;;) {
     int32_t c = lexer->lookahead;
     if (c == '\n') {
+      skip(lexer);
+      if (!found_end_of_line && takes_line_break) lexer->mark_end(lexer);
       found_end_of_line = true;
       column = 0;
-      skip(lexer);
     } else if (c == ' ') {
       column++;
       skip(lexer);
@@ -450,7 +474,7 @@ bool tree_sitter_relax_external_scanner_scan(void *payload, TSLexer *lexer,
       skip(lexer);
     } else if (c == '#') {
       /* A comment after code on the same line is left to the internal lexer. */
-      if (!found_end_of_line) return false;
+      if (!found_end_of_line && !line_start_pending) return false;
       if (first_comment_column < 0) first_comment_column = (int32_t)column;
       while (!lexer->eof(lexer) && lexer->lookahead != '\n') skip(lexer);
     } else if (lexer->eof(lexer)) {
@@ -463,98 +487,76 @@ bool tree_sitter_relax_external_scanner_scan(void *payload, TSLexer *lexer,
     }
   }
 
-  if (found_end_of_line) {
-    /* Close stray levels the line is left of, silently (see the stray-indent case). */
+  if (found_end_of_line || line_start_pending) {
+    /* Leave the stray levels the line is left of, silently. */
     while (column < current_indent(scanner) &&
            (scanner->indents[scanner->count - 1] & STRAY_LEVEL)) {
       scanner->count--;
     }
     uint32_t current = current_indent(scanner);
-    /* A DEDENT counts only when a leading comment line is dedented too. */
     bool dedent = column < current && (int32_t)current > first_comment_column;
-    /* Right after a NEWLINE or DEDENT at this same line start. */
-    bool at_line_start = scanner->at_line_start && scanner->line_start_column == column;
 
     if (error_recovery) {
-      /* Only close blocks. No INDENT: the lines of a block whose header failed to parse are
-       * read at the outer level, and the indent stack stays consistent. No NEWLINE: the parser
-       * ignores an empty token that changes no state anyway. */
       if (dedent) {
         scanner->count--;
-        return emit_line_token(scanner, lexer, DEDENT, column, false);
+        return emit(lexer, DEDENT);
       }
-    } else if (valid_symbols[INDENT] && column > current) {
-      push_indent(scanner, column, 0);
-      return emit_line_token(scanner, lexer, INDENT, column, false);
-    } else if (valid_symbols[INDENT] && !valid_symbols[NEWLINE]) {
-      /* A header's NEWLINE came, but its block is not indented (or the file ends). A
-       * statement start is what the parser cannot take here; its recovery then wraps the
-       * header, and only it, in an ERROR and reads the next line as the next statement. */
-      return emit_line_token(scanner, lexer, STATEMENT_START, column, false);
-    } else if (valid_symbols[NEWLINE] && !within_brackets) {
-      return emit_line_token(scanner, lexer, NEWLINE, column, true);
+    } else if (valid_symbols[INDENT] && found_end_of_line) {
+      /* After a header's `:`: its block, or (not indented, or the end of input) the
+       * missing-block recovery. */
+      if (column > current) {
+        push_indent(scanner, column, 0);
+        return emit(lexer, INDENT);
+      }
+      return emit(lexer, STATEMENT_START);
+    } else if (valid_symbols[NEWLINE] && !within_brackets && found_end_of_line) {
+      /* The end of a statement. A shallower next line calls for DEDENTs, a deeper one is a
+       * stray indent. */
+      scanner->line_start_pending = column != current;
+      return emit(lexer, NEWLINE);
     } else if (valid_symbols[DEDENT] && dedent) {
       scanner->count--;
-      return emit_line_token(scanner, lexer, DEDENT, column, true);
+      scanner->line_start_pending = column != current_indent(scanner);
+      return emit(lexer, DEDENT);
     } else if (valid_symbols[STATEMENT_START]) {
       if (column > current && !at_eof) {
-        if (at_line_start) {
-          /* A stray indent (or a dedent to a column no block has) where a statement should
-           * start: the whole physical line becomes one token that no rule takes, so the
-           * parser wraps that line, and only it, in an ERROR. (A zero-width token would make
-           * the parser's recovery wrap the statement before it instead, and an INDENT would
-           * be taken as the start of a block.) */
-          while (!lexer->eof(lexer) && lexer->lookahead != '\n' && lexer->lookahead != '\r') {
-            advance(lexer);
-          }
-          lexer->mark_end(lexer);
+        if (line_start_pending) return scan_stray_line(scanner, lexer, column);
+        if (found_end_of_line) {
+          /* A deeper line where a statement starts, not right after a NEWLINE: the parser
+           * has recovered from an error, typically a header that lost its `:` and went into
+           * an ERROR, and this is its body. Read it as statements of the current block: push
+           * a stray level, with an empty token the parser takes. */
           push_indent(scanner, column, STRAY_LEVEL);
-          scanner->at_line_start = false;
-          lexer->result_symbol = UNEXPECTED_INDENT;
-          return true;
+          return emit(lexer, STATEMENT_START);
         }
-        /* A deeper line where a statement starts, but not right after a NEWLINE: the parser
-         * has recovered from an error, typically a header that lost its `:` and was wrapped
-         * in an ERROR, and this is its body. Read the body as statements of the current block
-         * without further errors: push it as a stray level, with a valid empty token. */
-        push_indent(scanner, column, STRAY_LEVEL);
-        return emit_line_token(scanner, lexer, STATEMENT_START, column, false);
       }
-    } else if (!at_line_start) {
-      /* The line cannot end here: it is inside brackets, or a statement is incomplete. */
-      if (at_eof) {
-        /* End the last line anyway; the parser inserts what is missing (`)`, a name). */
-        return emit_line_token(scanner, lexer, NEWLINE, column, false);
-      }
+    } else if (!found_end_of_line) {
+      /* A pending line start in a state that takes no line token: nothing to do. */
+    } else if (at_eof) {
+      /* An unfinished line at the end of input: end it; the parser inserts what is missing. */
+      return emit(lexer, NEWLINE);
+    } else if (column <= current) {
+      /* Inside brackets, or in an unfinished statement: a line that starts like a statement
+       * ends the logical line (see the header). */
       bool expects_operand = valid_symbols[STRING_START];
-      if (column <= current) {
-        /* A line at or left of the current block's indent that starts like a statement ends
-         * the logical line: an unclosed `(` then gets a MISSING `)` (TEXT_FORMAT 5.5), a
-         * half-typed `x = R.` a MISSING name, instead of swallowing the lines below. */
-        switch (read_line_start(lexer)) {
-          case LINE_STATEMENT:
-            return emit_line_token(scanner, lexer, NEWLINE, column, false);
-          case LINE_STRING:
-            if (!expects_operand || first_comment_column >= 0) return false;
-            scanner->at_line_start = false;
-            return scan_opening_quote(scanner, lexer);
-          case LINE_OTHER:
-            break;
-        }
-        /* Dedented in the middle of a statement outside brackets: close the block. */
-        if (dedent && !within_brackets && !expects_operand) {
-          scanner->count--;
-          return emit_line_token(scanner, lexer, DEDENT, column, false);
-        }
-        return false;
+      switch (read_line_start(lexer)) {
+        case LINE_STATEMENT:
+          return emit(lexer, NEWLINE);
+        case LINE_STRING:
+          return expects_operand && first_comment_column < 0 &&
+                 scan_opening_quote(scanner, lexer);
+        case LINE_OTHER:
+          break;
       }
+      if (dedent && !within_brackets && !expects_operand) {
+        scanner->count--;
+        return emit(lexer, DEDENT);
+      }
+      return false;
     }
   }
 
-  /* A string start. After skipped comment lines, return first so the comment gets lexed. */
-  if (valid_symbols[STRING_START] && first_comment_column < 0 && scan_string_start(scanner, lexer)) {
-    scanner->at_line_start = false;
-    return true;
-  }
-  return false;
+  /* A string start. After skipped comment lines, return first so that the comment is lexed. */
+  return valid_symbols[STRING_START] && first_comment_column < 0 &&
+         scan_string_start(scanner, lexer);
 }

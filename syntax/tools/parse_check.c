@@ -8,6 +8,7 @@
  *     -t: time each parse   -p: print the tree (ts_node_string)
  *     -e: print one line a file: the row spans of ERROR and MISSING nodes, and the number of
  *         function_definition nodes outside ERROR nodes (used by scripts/fuzz_deletions.py)
+ *     -i: also time an incremental re-parse after typing one character in the middle line
  *
  * Exit status: 0 when every file parses without ERROR or MISSING nodes, 1 otherwise.
  */
@@ -90,7 +91,7 @@ static void print_spans(TSNode root) {
 }
 
 int main(int argc, char **argv) {
-  bool timing = false, print = false, spans = false;
+  bool timing = false, print = false, spans = false, incremental = false;
   int status = 0;
   unsigned files = 0, bad_files = 0;
   double total_ms = 0;
@@ -104,6 +105,7 @@ int main(int argc, char **argv) {
     if (strcmp(argv[i], "-t") == 0) { timing = true; continue; }
     if (strcmp(argv[i], "-p") == 0) { print = true; continue; }
     if (strcmp(argv[i], "-e") == 0) { spans = quiet = true; continue; }
+    if (strcmp(argv[i], "-i") == 0) { incremental = true; continue; }
     long size = 0;
     char *text = read_file(argv[i], &size);
     if (!text) { fprintf(stderr, "%s: cannot read\n", argv[i]); status = 1; continue; }
@@ -123,6 +125,30 @@ int main(int argc, char **argv) {
       free(s);
     }
     if (timing) printf("%s: %ld bytes, %.2f ms, %u ERROR, %u MISSING\n", argv[i], size, ms, errors, missing);
+    if (incremental) {
+      /* Insert `#` (an empty comment) at the end of the line that holds the middle byte. */
+      long at = size / 2;
+      while (at < size && text[at] != '\n') at++;
+      char *edited = malloc((size_t)size + 2);
+      memcpy(edited, text, (size_t)at);
+      edited[at] = '#';
+      memcpy(edited + at + 1, text + at, (size_t)(size - at));
+      uint32_t row = 0, column = 0;
+      for (long k = 0; k < at; k++) {
+        if (text[k] == '\n') { row++; column = 0; } else { column++; }
+      }
+      TSInputEdit edit = {(uint32_t)at, (uint32_t)at, (uint32_t)at + 1, {row, column},
+                          {row, column}, {row, column + 1}};
+      ts_tree_edit(tree, &edit);
+      clock_gettime(CLOCK_MONOTONIC, &t0);
+      TSTree *tree2 = ts_parser_parse_string(parser, tree, edited, (uint32_t)size + 1);
+      clock_gettime(CLOCK_MONOTONIC, &t1);
+      double ms2 = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+      printf("%s: incremental re-parse after a one-character edit at line %u: %.2f ms%s\n",
+             argv[i], row + 1, ms2, ts_node_has_error(ts_tree_root_node(tree2)) ? " (has errors)" : "");
+      ts_tree_delete(tree2);
+      free(edited);
+    }
     files++;
     if (errors || missing || ts_node_has_error(root)) { bad_files++; status = 1; }
     ts_tree_delete(tree);
