@@ -3,17 +3,19 @@
  * line-level error recovery of TEXT_FORMAT 5.5.
  *
  * Tokens (the order of `externals` in grammar.js):
- *   _newline, _indent, _dedent   Python's NEWLINE, INDENT and DEDENT: zero-width tokens at the
- *                                end of the line they close. Each call measures the next line's
- *                                indentation again, so k DEDENTs take k calls.
+ *   _newline, _indent, _dedent   Python's NEWLINE, INDENT and DEDENT, all empty. A NEWLINE or
+ *                                INDENT has the line break in its padding, so it sits at column 0
+ *                                of the next line; the DEDENTs follow it there, one per call.
  *   string_start                 an optional prefix (r, b, u, f, t, rb, ...) and the opening quote
  *   string_content               everything up to the closing quote, escapes included, in one
  *                                token: a 50 KB metadata string is one linear scan, no inner nodes
  *   string_end                   the closing quote(s)
+ *   comment                      never produced (the internal lexer lexes comments); being an
+ *                                extra it is valid in every state, so the scanner runs everywhere
  *   ')' ']' '}'                  never produced; valid only inside brackets, where line ends and
  *                                indentation do not count
- *   _statement_start             valid only where a statement may start. Produced only where it
- *                                is NOT valid, to make the parser recover at a statement start
+ *   _statement_start             valid where a statement may start; produced only as a recovery
+ *                                token (see below)
  *   _header_end                  never produced; valid only where a header's `:` may come
  *   _error_sentinel              never produced; valid only during error recovery
  *   _unexpected_indent           a whole line indented where no block opens; no rule takes it,
@@ -27,35 +29,41 @@
  *  - Tabs advance to the next multiple of 8; a form feed resets the column; `\r` is ignored, so
  *    CRLF files scan like LF files; a BOM is skipped.
  *  - At the end of input: the pending NEWLINE, then one DEDENT per open block.
- *  - The state holds the indent stack and the open string's delimiter, nothing per line: the
- *    parser reuses an old subtree only when the scanner state before it is unchanged, so the
- *    state after two NEWLINEs at the same indentation must compare equal.
+ *  - Incremental parsing: the parser reuses an old subtree only when the scanner state in front
+ *    of it is unchanged, and it tries the subtree that starts at its position before lexing
+ *    anything there. So the state holds no per-line data (the indent stack, the open string's
+ *    delimiter, and one bit set only before DEDENTs or a stray indent), and no empty line token
+ *    shares its byte with the start of the statement after it: the line break that separates
+ *    them is in the token's padding.
  *
  * Error recovery (each case has a test in test/corpus/errors.txt):
+ *  - A header without its `:` (`def f(x) -> R.Tensor`): with an indented body below, an INDENT,
+ *    on which the parser inserts a MISSING ":" and reads the body as the header's block (see
+ *    _header_colon in grammar.js). Without one, the line break and the next line's indentation
+ *    become a _statement_start token, which the parser can only take where a statement starts:
+ *    it wraps the header in an ERROR.
+ *  - A header's `:` without an indented block: a _statement_start token, same recovery.
  *  - Stray indent, or a dedent to a column no open block has: where a statement should start,
  *    the whole physical line becomes an _unexpected_indent token. The parser wraps that line,
  *    and only it, in an ERROR. The column is pushed as a stray level: the lines after it at
- *    that column read as statements of the current block, and leaving it emits no DEDENT.
- *  - A header without its `:` (`def f(x) -> R.Tensor`): the line break becomes a
- *    _statement_start token, which the parser can only take at a statement start; it wraps the
- *    header in an ERROR and reads the body as statements of the enclosing block.
- *  - A header's NEWLINE without an indented block: a _statement_start token, same recovery.
+ *    that column read as statements of the current block, and leaving it emits no DEDENT. A
+ *    deeper line where a statement starts after the parser recovered from an error (typically
+ *    the body of a header that went into an ERROR) becomes a stray level silently.
  *  - Inside brackets or in an unfinished statement, a line at or left of the current block's
  *    indent that starts like a statement (a statement keyword, `@`, or a name) ends the logical
- *    line anyway: an unclosed `(` gets a MISSING `)`, a half-typed `y =` a MISSING name,
- *    instead of swallowing the lines below (TEXT_FORMAT 5.5 names the keywords `def`, `@`,
- *    `class`, `return`, `with`, `for`, `if`; names are our addition, since bindings are the
- *    most common Relax statement). Valid code that continues a bracket at or left of its
- *    statement's own indent with such a line (PEP 8 forbids it; no formatter writes it) is
- *    misread.
+ *    line anyway: an unclosed `(` gets a MISSING `)`, a half-typed `y =` a MISSING name, instead
+ *    of swallowing the lines below (TEXT_FORMAT 5.5 names the keywords `def`, `@`, `class`,
+ *    `return`, `with`, `for`, `if`; names are our addition, since bindings are the most common
+ *    Relax statement). Valid code that continues a bracket at or left of its statement's own
+ *    indent with such a line (PEP 8 forbids it; no formatter writes it) is misread.
  *  - An unterminated string ends at its line end with a NEWLINE; the parser inserts a MISSING
  *    string_end. At the end of input, an unfinished line gets its NEWLINE.
- *  - A dedent where the parser does not expect one, in an unfinished statement outside
- *    brackets, still closes the block.
+ *  - A dedent in an unfinished statement outside brackets still closes the block.
  *  - During error recovery only DEDENTs are produced (no INDENT, so the indent stack stays
  *    consistent with the blocks the parser has).
  *
- * The five functions below are the whole interface; no allocation happens after create().
+ * Limits: at most MAX_INDENTS - 1 (255) nested blocks, columns up to 32767. The five functions
+ * at the end are the whole interface; no allocation happens after create().
  */
 
 #include "tree_sitter/parser.h"
@@ -106,18 +114,24 @@ typedef struct {
   bool line_start_pending;
 } Scanner;
 
-static inline void advance(TSLexer *lexer) { lexer->advance(lexer, false); }
-static inline void skip(TSLexer *lexer) { lexer->advance(lexer, true); }
+static inline void advance(TSLexer* lexer) {
+  lexer->advance(lexer, false);
+}
+static inline void skip(TSLexer* lexer) {
+  lexer->advance(lexer, true);
+}
 
 static inline bool is_identifier_char(int32_t c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
          c >= 0x80;
 }
 
-static inline int32_t ascii_lower(int32_t c) { return (c >= 'A' && c <= 'Z') ? c + 32 : c; }
+static inline int32_t ascii_lower(int32_t c) {
+  return (c >= 'A' && c <= 'Z') ? c + 32 : c;
+}
 
 /* A string prefix, in any case: one of r b u f t, or two of them with an r (rb, br, rf, ...). */
-static bool is_string_prefix(const char *word, unsigned length) {
+static bool is_string_prefix(const char* word, unsigned length) {
   if (length == 1) {
     return strchr("rbuft", (char)ascii_lower(word[0])) != NULL;
   }
@@ -129,7 +143,7 @@ static bool is_string_prefix(const char *word, unsigned length) {
   return false;
 }
 
-static bool word_in(const char *word, unsigned length, const char *const *list, unsigned count) {
+static bool word_in(const char* word, unsigned length, const char* const* list, unsigned count) {
   for (unsigned i = 0; i < count; i++) {
     if (strlen(list[i]) == length && memcmp(list[i], word, length) == 0) return true;
   }
@@ -137,16 +151,16 @@ static bool word_in(const char *word, unsigned length, const char *const *list, 
 }
 
 /* Keywords that start a statement. */
-static bool is_statement_keyword(const char *word, unsigned length) {
-  static const char *const keywords[] = {"def",  "class",  "return", "with", "for",
-                                         "if",   "while",  "pass",   "assert"};
+static bool is_statement_keyword(const char* word, unsigned length) {
+  static const char* const keywords[] = {"def", "class", "return", "with",  "for",
+                                         "if",  "while", "pass",   "assert"};
   return word_in(word, length, keywords, sizeof(keywords) / sizeof(keywords[0]));
 }
 
 /* Words that continue an expression on a new line rather than start a statement. */
-static bool is_continuation_word(const char *word, unsigned length) {
-  static const char *const words[] = {"else", "in",   "and",  "or",    "not",   "is",
-                                      "as",   "from", "True", "False", "None",  "lambda",
+static bool is_continuation_word(const char* word, unsigned length) {
+  static const char* const words[] = {"else",  "in",    "and",  "or",     "not",    "is",
+                                      "as",    "from",  "True", "False",  "None",   "lambda",
                                       "await", "yield", "elif", "except", "finally"};
   return word_in(word, length, words, sizeof(words) / sizeof(words[0]));
 }
@@ -155,7 +169,7 @@ static bool is_continuation_word(const char *word, unsigned length) {
  * Reads an identifier-like word (ASCII, at most 7 characters kept) by advancing the lexer;
  * returns its length, or 8 when it is longer than 7 or not plain ASCII.
  */
-static unsigned read_word(TSLexer *lexer, char word[8]) {
+static unsigned read_word(TSLexer* lexer, char word[8]) {
   unsigned length = 0;
   bool plain = true;
   while (is_identifier_char(lexer->lookahead)) {
@@ -171,7 +185,7 @@ static unsigned read_word(TSLexer *lexer, char word[8]) {
 }
 
 /* Scans the opening quote(s) at the lookahead, the prefix having been consumed. */
-static bool scan_opening_quote(Scanner *scanner, TSLexer *lexer) {
+static bool scan_opening_quote(Scanner* scanner, TSLexer* lexer) {
   int32_t quote = lexer->lookahead;
   if (quote != '"' && quote != '\'') return false;
   uint8_t delimiter = DELIM_ACTIVE | (quote == '"' ? DELIM_DOUBLE : 0);
@@ -200,7 +214,7 @@ enum LineStart { LINE_OTHER, LINE_STATEMENT, LINE_STRING };
  * lexer then stands on its opening quote, after any prefix); LINE_OTHER for what continues an
  * expression: a closer, an operator, a number, a word such as `else`, `in`, `and`, `None`.
  */
-static enum LineStart read_line_start(TSLexer *lexer) {
+static enum LineStart read_line_start(TSLexer* lexer) {
   int32_t c = lexer->lookahead;
   if (c == '@') return LINE_STATEMENT;
   if (c == '"' || c == '\'') return LINE_STRING;
@@ -217,7 +231,7 @@ static enum LineStart read_line_start(TSLexer *lexer) {
 }
 
 /* Scans string_content or string_end; the opening delimiter is in scanner->delimiter. */
-static bool scan_string_body(Scanner *scanner, TSLexer *lexer) {
+static bool scan_string_body(Scanner* scanner, TSLexer* lexer) {
   int32_t quote = (scanner->delimiter & DELIM_DOUBLE) ? '"' : '\'';
   bool triple = (scanner->delimiter & DELIM_TRIPLE) != 0;
   bool has_content = false;
@@ -298,16 +312,18 @@ static bool scan_string_body(Scanner *scanner, TSLexer *lexer) {
   return false;
 }
 
-void *tree_sitter_relax_external_scanner_create(void) {
-  Scanner *scanner = calloc(1, sizeof(Scanner));
+void* tree_sitter_relax_external_scanner_create(void) {
+  Scanner* scanner = calloc(1, sizeof(Scanner));
   if (scanner) scanner->count = 1;
   return scanner;
 }
 
-void tree_sitter_relax_external_scanner_destroy(void *payload) { free(payload); }
+void tree_sitter_relax_external_scanner_destroy(void* payload) {
+  free(payload);
+}
 
-unsigned tree_sitter_relax_external_scanner_serialize(void *payload, char *buffer) {
-  Scanner *scanner = (Scanner *)payload;
+unsigned tree_sitter_relax_external_scanner_serialize(void* payload, char* buffer) {
+  Scanner* scanner = (Scanner*)payload;
   unsigned size = 0;
   buffer[size++] = (char)(scanner->delimiter | (scanner->line_start_pending ? 0x80 : 0));
   /* indents[0] is always 0 and is not stored; count <= MAX_INDENTS, so levels fit a byte. */
@@ -320,9 +336,9 @@ unsigned tree_sitter_relax_external_scanner_serialize(void *payload, char *buffe
   return size;
 }
 
-void tree_sitter_relax_external_scanner_deserialize(void *payload, const char *buffer,
+void tree_sitter_relax_external_scanner_deserialize(void* payload, const char* buffer,
                                                     unsigned length) {
-  Scanner *scanner = (Scanner *)payload;
+  Scanner* scanner = (Scanner*)payload;
   scanner->delimiter = 0;
   scanner->line_start_pending = false;
   scanner->count = 1;
@@ -339,23 +355,24 @@ void tree_sitter_relax_external_scanner_deserialize(void *payload, const char *b
   }
 }
 
-static void push_indent(Scanner *scanner, uint32_t column, uint16_t flags) {
+static void push_indent(Scanner* scanner, uint32_t column, uint16_t flags) {
   if (scanner->count < MAX_INDENTS) {
-    scanner->indents[scanner->count++] = (uint16_t)((column > MAX_COLUMN ? MAX_COLUMN : column) | flags);
+    scanner->indents[scanner->count++] =
+        (uint16_t)((column > MAX_COLUMN ? MAX_COLUMN : column) | flags);
   }
 }
 
-static inline uint32_t current_indent(const Scanner *scanner) {
+static inline uint32_t current_indent(const Scanner* scanner) {
   return scanner->indents[scanner->count - 1] & MAX_COLUMN;
 }
 
-static inline bool emit(TSLexer *lexer, enum TokenType token) {
+static inline bool emit(TSLexer* lexer, enum TokenType token) {
   lexer->result_symbol = token;
   return true;
 }
 
 /* Scans a string start (prefix and quotes) at the lookahead, if there is one. */
-static bool scan_string_start(Scanner *scanner, TSLexer *lexer) {
+static bool scan_string_start(Scanner* scanner, TSLexer* lexer) {
   int32_t c = lexer->lookahead;
   if (c == '"' || c == '\'') return scan_opening_quote(scanner, lexer);
   if (!is_identifier_char(c) || (c >= '0' && c <= '9')) return false;
@@ -371,7 +388,7 @@ static bool scan_string_start(Scanner *scanner, TSLexer *lexer) {
  * next line's indentation become one _statement_start token, which the parser can take only
  * where a statement starts; its recovery wraps the header in an ERROR.
  */
-static bool scan_missing_colon(Scanner *scanner, TSLexer *lexer) {
+static bool scan_missing_colon(Scanner* scanner, TSLexer* lexer) {
   lexer->mark_end(lexer);
   while (lexer->lookahead == ' ' || lexer->lookahead == '\t' || lexer->lookahead == '\f' ||
          lexer->lookahead == '\r') {
@@ -408,7 +425,7 @@ static bool scan_missing_colon(Scanner *scanner, TSLexer *lexer) {
 }
 
 /* Consumes the rest of the physical line as an _unexpected_indent token (see the header). */
-static bool scan_stray_line(Scanner *scanner, TSLexer *lexer, uint32_t column) {
+static bool scan_stray_line(Scanner* scanner, TSLexer* lexer, uint32_t column) {
   while (!lexer->eof(lexer) && lexer->lookahead != '\n' && lexer->lookahead != '\r') {
     advance(lexer);
   }
@@ -417,13 +434,13 @@ static bool scan_stray_line(Scanner *scanner, TSLexer *lexer, uint32_t column) {
   return emit(lexer, UNEXPECTED_INDENT);
 }
 
-bool tree_sitter_relax_external_scanner_scan(void *payload, TSLexer *lexer,
-                                             const bool *valid_symbols) {
-  Scanner *scanner = (Scanner *)payload;
+bool tree_sitter_relax_external_scanner_scan(void* payload, TSLexer* lexer,
+                                             const bool* valid_symbols) {
+  Scanner* scanner = (Scanner*)payload;
   bool error_recovery = valid_symbols[ERROR_SENTINEL];
-  bool within_brackets = !error_recovery && (valid_symbols[CLOSE_PAREN] ||
-                                             valid_symbols[CLOSE_BRACKET] ||
-                                             valid_symbols[CLOSE_BRACE]);
+  bool within_brackets =
+      !error_recovery &&
+      (valid_symbols[CLOSE_PAREN] || valid_symbols[CLOSE_BRACKET] || valid_symbols[CLOSE_BRACE]);
 
   if (!error_recovery && (scanner->delimiter & DELIM_ACTIVE) &&
       (valid_symbols[STRING_CONTENT] || valid_symbols[STRING_END])) {
@@ -442,8 +459,8 @@ bool tree_sitter_relax_external_scanner_scan(void *payload, TSLexer *lexer,
    * the byte where the next statement's padding starts, defeat subtree reuse: after an edit at
    * a line's end the parser tries the next statement before re-lexing the tokens before it,
    * finds a different scanner state and skips the rest of the block.) */
-  bool takes_line_break = !error_recovery && !within_brackets &&
-                          (valid_symbols[NEWLINE] || valid_symbols[INDENT]);
+  bool takes_line_break =
+      !error_recovery && !within_brackets && (valid_symbols[NEWLINE] || valid_symbols[INDENT]);
   bool line_start_pending = scanner->line_start_pending;
   scanner->line_start_pending = false;
 
@@ -543,8 +560,7 @@ bool tree_sitter_relax_external_scanner_scan(void *payload, TSLexer *lexer,
         case LINE_STATEMENT:
           return emit(lexer, NEWLINE);
         case LINE_STRING:
-          return expects_operand && first_comment_column < 0 &&
-                 scan_opening_quote(scanner, lexer);
+          return expects_operand && first_comment_column < 0 && scan_opening_quote(scanner, lexer);
         case LINE_OTHER:
           break;
       }

@@ -20,15 +20,15 @@
 #include <time.h>
 #include <tree_sitter/api.h>
 
-const TSLanguage *tree_sitter_relax(void);
+const TSLanguage* tree_sitter_relax(void);
 
-static char *read_file(const char *path, long *size) {
-  FILE *f = fopen(path, "rb");
+static char* read_file(const char* path, long* size) {
+  FILE* f = fopen(path, "rb");
   if (!f) return NULL;
   fseek(f, 0, SEEK_END);
   *size = ftell(f);
   fseek(f, 0, SEEK_SET);
-  char *data = malloc((size_t)*size + 1);
+  char* data = malloc((size_t)*size + 1);
   if (data && fread(data, 1, (size_t)*size, f) != (size_t)*size) {
     free(data);
     data = NULL;
@@ -40,7 +40,7 @@ static char *read_file(const char *path, long *size) {
 /* Counts ERROR and MISSING nodes; prints the position of the first few. */
 static bool quiet = false;
 
-static void count_problems(TSNode root, const char *path, unsigned *errors, unsigned *missing) {
+static void count_problems(TSNode root, const char* path, unsigned* errors, unsigned* missing) {
   TSTreeCursor cursor = ts_tree_cursor_new(root);
   unsigned reported = 0;
   for (;;) {
@@ -73,7 +73,7 @@ static void print_spans(TSNode root) {
   printf("spans");
   for (;;) {
     TSNode node = ts_tree_cursor_current_node(&cursor);
-    const char *type = ts_node_type(node);
+    const char* type = ts_node_type(node);
     bool is_error = strcmp(type, "ERROR") == 0;
     if (is_error || ts_node_is_missing(node)) {
       printf(" %u-%u", ts_node_start_point(node).row + 1, ts_node_end_point(node).row + 1);
@@ -90,28 +90,44 @@ static void print_spans(TSNode root) {
   }
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   bool timing = false, print = false, spans = false, incremental = false;
   int status = 0;
   unsigned files = 0, bad_files = 0;
   double total_ms = 0;
-  TSParser *parser = ts_parser_new();
+  TSParser* parser = ts_parser_new();
   if (!ts_parser_set_language(parser, tree_sitter_relax())) {
     fprintf(stderr, "the runtime rejected the language (ABI %u)\n",
             ts_language_version(tree_sitter_relax()));
     return 2;
   }
   for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "-t") == 0) { timing = true; continue; }
-    if (strcmp(argv[i], "-p") == 0) { print = true; continue; }
-    if (strcmp(argv[i], "-e") == 0) { spans = quiet = true; continue; }
-    if (strcmp(argv[i], "-i") == 0) { incremental = true; continue; }
+    if (strcmp(argv[i], "-t") == 0) {
+      timing = true;
+      continue;
+    }
+    if (strcmp(argv[i], "-p") == 0) {
+      print = true;
+      continue;
+    }
+    if (strcmp(argv[i], "-e") == 0) {
+      spans = quiet = true;
+      continue;
+    }
+    if (strcmp(argv[i], "-i") == 0) {
+      incremental = true;
+      continue;
+    }
     long size = 0;
-    char *text = read_file(argv[i], &size);
-    if (!text) { fprintf(stderr, "%s: cannot read\n", argv[i]); status = 1; continue; }
+    char* text = read_file(argv[i], &size);
+    if (!text) {
+      fprintf(stderr, "%s: cannot read\n", argv[i]);
+      status = 1;
+      continue;
+    }
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    TSTree *tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)size);
+    TSTree* tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)size);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
     total_ms += ms;
@@ -120,42 +136,53 @@ int main(int argc, char **argv) {
     if (ts_node_has_error(root)) count_problems(root, argv[i], &errors, &missing);
     if (spans) print_spans(root);
     if (print) {
-      char *s = ts_node_string(root);
+      char* s = ts_node_string(root);
       puts(s);
       free(s);
     }
-    if (timing) printf("%s: %ld bytes, %.2f ms, %u ERROR, %u MISSING\n", argv[i], size, ms, errors, missing);
+    if (timing)
+      printf("%s: %ld bytes, %.2f ms, %u ERROR, %u MISSING\n", argv[i], size, ms, errors, missing);
     if (incremental) {
       /* Insert `#` (an empty comment) at the end of the line that holds the middle byte. */
       long at = size / 2;
       while (at < size && text[at] != '\n') at++;
-      char *edited = malloc((size_t)size + 2);
+      char* edited = malloc((size_t)size + 2);
       memcpy(edited, text, (size_t)at);
       edited[at] = '#';
       memcpy(edited + at + 1, text + at, (size_t)(size - at));
       uint32_t row = 0, column = 0;
       for (long k = 0; k < at; k++) {
-        if (text[k] == '\n') { row++; column = 0; } else { column++; }
+        if (text[k] == '\n') {
+          row++;
+          column = 0;
+        } else {
+          column++;
+        }
       }
-      TSInputEdit edit = {(uint32_t)at, (uint32_t)at, (uint32_t)at + 1, {row, column},
-                          {row, column}, {row, column + 1}};
+      TSInputEdit edit = {(uint32_t)at,  (uint32_t)at,  (uint32_t)at + 1,
+                          {row, column}, {row, column}, {row, column + 1}};
       ts_tree_edit(tree, &edit);
       clock_gettime(CLOCK_MONOTONIC, &t0);
-      TSTree *tree2 = ts_parser_parse_string(parser, tree, edited, (uint32_t)size + 1);
+      TSTree* tree2 = ts_parser_parse_string(parser, tree, edited, (uint32_t)size + 1);
       clock_gettime(CLOCK_MONOTONIC, &t1);
       double ms2 = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
-      printf("%s: incremental re-parse after a one-character edit at line %u: %.2f ms%s\n",
-             argv[i], row + 1, ms2, ts_node_has_error(ts_tree_root_node(tree2)) ? " (has errors)" : "");
+      printf("%s: incremental re-parse after a one-character edit at line %u: %.2f ms%s\n", argv[i],
+             row + 1, ms2, ts_node_has_error(ts_tree_root_node(tree2)) ? " (has errors)" : "");
       ts_tree_delete(tree2);
       free(edited);
     }
     files++;
-    if (errors || missing || ts_node_has_error(root)) { bad_files++; status = 1; }
+    if (errors || missing || ts_node_has_error(root)) {
+      bad_files++;
+      status = 1;
+    }
     ts_tree_delete(tree);
     free(text);
   }
-  if (!spans) printf("runtime ABI ok (language version %u); %u files, %u with ERROR/MISSING, %.1f ms parsing\n",
-         ts_language_version(tree_sitter_relax()), files, bad_files, total_ms);
+  if (!spans)
+    printf(
+        "runtime ABI ok (language version %u); %u files, %u with ERROR/MISSING, %.1f ms parsing\n",
+        ts_language_version(tree_sitter_relax()), files, bad_files, total_ms);
   ts_parser_delete(parser);
   return status;
 }
