@@ -373,7 +373,9 @@ module.exports = grammar({
       ']',
     ),
 
+    // `*Ts` and `**P` parse too (Python 3.12); TVMScript has no use for them.
     type_parameter: $ => seq(
+      optional(choice('*', '**')),
       field('name', $.identifier),
       optional(seq(':', field('bound', $.expression))),
     ),
@@ -515,10 +517,10 @@ module.exports = grammar({
 
     // A bare tuple: `gv = lv1, (lv2,)`, `return a, b`.
     expression_list: $ => prec.right(seq(
-      $.expression,
+      $._collection_element,
       choice(
         ',',
-        seq(repeat1(seq(',', $.expression)), optional(',')),
+        seq(repeat1(seq(',', $._collection_element)), optional(',')),
       ),
     )),
 

@@ -536,6 +536,13 @@ bool tree_sitter_relax_external_scanner_scan(void* payload, TSLexer* lexer,
       scanner->line_start_pending = column != current_indent(scanner);
       return emit(lexer, DEDENT);
     } else if (valid_symbols[STATEMENT_START]) {
+      if (dedent && !at_eof) {
+        /* Dedented where no block may end (a `def` left of its decorator): a DEDENT the
+         * parser cannot take here. */
+        scanner->count--;
+        scanner->line_start_pending = column != current_indent(scanner);
+        return emit(lexer, DEDENT);
+      }
       if (column > current && !at_eof) {
         if (line_start_pending) return scan_stray_line(scanner, lexer, column);
         if (found_end_of_line) {
