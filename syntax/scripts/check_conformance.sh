@@ -7,7 +7,8 @@
 # Inputs: SHARED/examples/*.relax, SHARED/conformance/tvm-v0.20/*.relax,
 # SHARED/conformance/large_module_20k.relax. The conformance files are read where they are;
 # they are TVM's output and are never copied into this repository. The same files are parsed
-# again with CRLF line ends and with tab indentation, which must change nothing.
+# again with CRLF line ends and with tab indentation, which must change nothing. The query files
+# are compiled by the system runtime too.
 # Exit status: 0 when no file has an ERROR or MISSING node.
 set -euo pipefail
 
@@ -44,6 +45,8 @@ done
 echo "CLI large_module_20k: $("$ts" parse -q -t "$large" 2>&1 | head -n 1)"
 
 echo "libtree-sitter (system runtime):"
+"$check" -Q queries/highlights.scm -Q queries/locals.scm -Q queries/folds.scm \
+  -Q queries/indents.scm -Q queries/injections.scm || status=1
 "$check" $(cat "$tmp/examples.txt" "$tmp/conformance.txt") "$large" | tail -n 1 || status=1
 "$check" -t "$large" | head -n 1 || status=1
 

@@ -9,6 +9,7 @@
  *     -e: print one line a file: the row spans of ERROR and MISSING nodes, and the number of
  *         function_definition nodes outside ERROR nodes (used by scripts/fuzz_deletions.py)
  *     -i: also time an incremental re-parse after typing one character in the middle line
+ *     -Q QUERY.scm: compile a query file with the system runtime instead (repeatable)
  *
  * Exit status: 0 when every file parses without ERROR or MISSING nodes, 1 otherwise.
  */
@@ -90,8 +91,31 @@ static void print_spans(TSNode root) {
   }
 }
 
+/* Compiles a query file; returns false (and says where) when the runtime rejects it. */
+static bool check_query(const char* path) {
+  long size = 0;
+  char* text = read_file(path, &size);
+  if (!text) {
+    fprintf(stderr, "%s: cannot read\n", path);
+    return false;
+  }
+  uint32_t offset = 0;
+  TSQueryError error = TSQueryErrorNone;
+  TSQuery* query = ts_query_new(tree_sitter_relax(), text, (uint32_t)size, &offset, &error);
+  if (query) {
+    printf("%s: %u patterns, %u captures\n", path, ts_query_pattern_count(query),
+           ts_query_capture_count(query));
+    ts_query_delete(query);
+  } else {
+    fprintf(stderr, "%s: query error %d at byte %u\n", path, (int)error, offset);
+  }
+  free(text);
+  return query != NULL;
+}
+
 int main(int argc, char** argv) {
   bool timing = false, print = false, spans = false, incremental = false;
+  unsigned queries = 0;
   int status = 0;
   unsigned files = 0, bad_files = 0;
   double total_ms = 0;
@@ -116,6 +140,11 @@ int main(int argc, char** argv) {
     }
     if (strcmp(argv[i], "-i") == 0) {
       incremental = true;
+      continue;
+    }
+    if (strcmp(argv[i], "-Q") == 0 && i + 1 < argc) {
+      if (!check_query(argv[++i])) status = 1;
+      queries++;
       continue;
     }
     long size = 0;
@@ -179,7 +208,7 @@ int main(int argc, char** argv) {
     ts_tree_delete(tree);
     free(text);
   }
-  if (!spans)
+  if (!spans && (files > 0 || queries == 0))
     printf(
         "runtime ABI ok (language version %u); %u files, %u with ERROR/MISSING, %.1f ms parsing\n",
         ts_language_version(tree_sitter_relax()), files, bad_files, total_ms);
