@@ -80,8 +80,10 @@ module.exports = grammar({
     ')',
     ']',
     '}',
-    // Never produced. It is valid exactly where a statement may start, which lets the scanner
-    // tell a stray indent (an error) from a continuation line.
+    // Valid exactly where a statement may start (and after decorators), which tells the scanner
+    // that a deeper line there is a stray indent. The scanner produces it only as a recovery
+    // token: where it is not valid (a header without a block), so that the parser recovers at
+    // a statement start, and, silently, for the body of a header that went into an ERROR.
     $._statement_start,
     // Never produced. It is valid exactly where a compound statement's `:` may come.
     $._header_end,
