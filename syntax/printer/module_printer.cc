@@ -84,8 +84,8 @@ std::string print_module(const ir::IRModule& module, const PrintOptions& options
     if (a_main != b_main) return b_main;
     return a->gvar->name < b->gvar->name;
   });
-  // Function names are reserved first so that local names never shadow them.
-  for (const auto* m : members) ctx.names.define(m->gvar.get(), m->gvar->name);
+  // Function names are not reserved: members are referred to as `cls.f`, so a local variable
+  // may share a member's name (as in TVM's output).
   for (const auto* m : members) {
     if (auto ext = m->func.as_ptr<ir::ExternFunc>()) {
       print_extern_func(ctx, *ext, m->gvar->name);
