@@ -1,0 +1,161 @@
+// The formatter's view of a parsed file: a compact Python-shaped syntax tree built from the CST,
+// with the facts layout decisions need (how many parentheses wrap an expression, whether a tuple
+// has its own, exact token ranges without trivia) and the comments of the file. Nodes refer to
+// source byte offsets; text comes from the source, never from the IR.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "syntax/cst.h"
+
+namespace relax::syntax::format {
+
+enum class NodeType : uint8_t {
+  // Statements and statement parts.
+  kModule,
+  kExprStmt,   // a = value
+  kAssign,     // list = targets..., a = value
+  kAnnAssign,  // a = target, b = annotation, c = value (optional)
+  kAugAssign,  // a = target, b = value, text = operator
+  kReturn,     // a = value (optional)
+  kPass,
+  kBreak,
+  kContinue,
+  kAssert,       // a = test, b = message (optional)
+  kIf,           // a = test, list = body, list2 = elif/else clauses
+  kElifElse,     // a = test (optional, else when absent), list = body
+  kFor,          // a = target, b = iter, list = body, list2 = else body
+  kWhile,        // a = test, list = body, list2 = else body
+  kWith,         // list2 = items, list = body
+  kWithItem,     // a = context expression, b = alias (optional)
+  kFunctionDef,  // list2 = decorators, a = parameters, b = return annotation, c = type params, list
+                 // = body
+  kClassDef,     // list2 = decorators, a = arguments (optional), c = type params, list = body
+  kDecorator,    // a = expression
+  kParameters,   // list = parameters (including `*` and `/` markers)
+  kParameter,    // op = ParamKind, text = name, a = annotation, b = default
+  kTypeParams,   // list = type parameters
+  kTypeParam,    // text = name, a = bound
+  kImport,       // list = aliases
+  kImportFrom,   // text = module, list = aliases (empty: wildcard, flag)
+  kAlias,        // text = name, text2 = alias
+  kVerbatimStmt,  // kept as written (unsupported or suppressed statements)
+  // Expressions.
+  kName,
+  kNumber,
+  kString,  // list = parts (kStringPart); one part unless implicitly concatenated
+  kStringPart,
+  kConstant,      // True, False, None, ...
+  kAttribute,     // a = value, text = attribute name
+  kCall,          // a = function, b = arguments
+  kArguments,     // list = arguments and keywords in source order
+  kKeyword,       // text = name (empty for **value), a = value
+  kSubscript,     // a = value, b = slice
+  kSlice,         // a = lower, b = upper, c = step (each optional)
+  kBinOp,         // a = left, b = right, op = BinaryOp
+  kUnaryOp,       // a = operand, op = UnaryOp
+  kBoolOp,        // list = values, op = 0 and / 1 or
+  kCompare,       // list = operands (left first), ops = comparison operators
+  kIfExp,         // a = body, b = test, c = orelse
+  kLambda,        // a = parameters (optional), b = body
+  kTuple,         // list = elements, flag = has its own parentheses
+  kList,          // list = elements
+  kSet,           // list = elements
+  kDict,          // list = key/value pairs as consecutive entries (key -1 for **value)
+  kStarred,       // a = value, op = 1 for `*`, 2 for `**`
+  kNamedExpr,     // a = target, b = value
+  kVerbatimExpr,  // kept as written (comprehensions, await, yield)
+};
+
+enum class BinaryOp : uint8_t {
+  kAdd,
+  kSub,
+  kMul,
+  kMatMul,
+  kDiv,
+  kFloorDiv,
+  kMod,
+  kPow,
+  kLShift,
+  kRShift,
+  kBitOr,
+  kBitXor,
+  kBitAnd
+};
+enum class UnaryOp : uint8_t { kInvert, kNot, kPlus, kMinus };
+enum class ParamKind : uint8_t { kPlain, kStar, kDoubleStar, kBareStar, kSlash };
+
+constexpr int32_t kNone = -1;
+
+struct AstNode {
+  NodeType type;
+  uint8_t op = 0;
+  uint8_t parens = 0;  // parentheses around an expression in the source
+  bool flag = false;
+  uint32_t start = 0, end = 0;  // the node itself (a parenthesized tuple includes its own)
+  uint32_t outer_start = 0, outer_end = 0;  // including the outermost surrounding parentheses
+  int32_t parent = kNone;
+  int32_t a = kNone, b = kNone, c = kNone;
+  std::vector<int32_t> list;
+  std::vector<int32_t> list2;
+  std::vector<uint8_t> ops;  // comparison operators (CmpOp)
+  std::string_view text;     // names, operators, literal text
+  std::string_view text2;
+};
+
+enum class CmpOp : uint8_t { kEq, kNotEq, kLt, kLtE, kGt, kGtE, kIs, kIsNot, kIn, kNotIn };
+
+struct SourceComment {
+  uint32_t start = 0, end = 0;  // `#` to the end of the line (no newline)
+  bool own_line = false;        // only whitespace before it on its line
+};
+
+class Ast {
+ public:
+  // Builds the tree. The tree must be free of syntax errors.
+  explicit Ast(const SyntaxTree& tree);
+
+  std::string_view source() const { return source_; }
+  const AstNode& node(int32_t i) const { return nodes_[static_cast<size_t>(i)]; }
+  AstNode& node(int32_t i) { return nodes_[static_cast<size_t>(i)]; }
+  int32_t root() const { return 0; }
+  size_t size() const { return nodes_.size(); }
+  const std::vector<SourceComment>& comments() const { return comments_; }
+
+  bool is_statement(int32_t i) const {
+    return node(i).type <= NodeType::kVerbatimStmt && node(i).type != NodeType::kModule &&
+           !is_statement_part(i);
+  }
+  bool is_statement_part(int32_t i) const;
+  bool is_expression(int32_t i) const { return node(i).type >= NodeType::kName; }
+  // The children in source order (what comment placement walks).
+  void children(int32_t i, std::vector<int32_t>& out) const;
+
+  // The statements of a body-like node (module, def, class, if, elif/else, for, while, with).
+  const std::vector<int32_t>& body(int32_t i) const { return node(i).list; }
+  // The last statement of the last body of a compound statement, or kNone.
+  int32_t last_child_in_body(int32_t i) const;
+
+ private:
+  int32_t add(NodeType type, uint32_t start, uint32_t end);
+  int32_t statement(syntax::Node cst);
+  void block_into(syntax::Node block, std::vector<int32_t>& out);
+  int32_t expression(syntax::Node cst);
+  int32_t expression_or_list(syntax::Node cst);
+  int32_t parameters(syntax::Node cst, bool lambda);
+  int32_t parameter(syntax::Node cst);
+  int32_t arguments(syntax::Node cst);
+  int32_t string(syntax::Node cst);
+  int32_t compound_body_end(int32_t stmt);
+  void set_parents(int32_t i);
+  void collect_comments(syntax::Node n);
+
+  const SyntaxTree& tree_;
+  std::string_view source_;
+  std::vector<AstNode> nodes_;
+  std::vector<SourceComment> comments_;
+};
+
+}  // namespace relax::syntax::format

@@ -1,0 +1,308 @@
+// The formatter's entry points: parse, lay out, print, and check the result before handing it
+// out (syntax, comments, normalized syntax tree, and IR when the input has no errors); text
+// edits and unified diffs for the language server and `relax fmt --diff`.
+#include "syntax/format.h"
+
+#include <memory>
+
+#include "ir/source.h"
+#include "ir/structural_equal.h"
+#include "syntax/format/ast.h"
+#include "syntax/format/comments.h"
+#include "syntax/format/diff.h"
+#include "syntax/format/doc.h"
+#include "syntax/format/formatter.h"
+#include "syntax/format/profile.h"
+#include "syntax/format/verify.h"
+#include "syntax/frontend.h"
+
+namespace relax::syntax {
+
+namespace {
+
+ir::Span span_at(uint32_t file, uint32_t offset) {
+  return ir::Span{file, offset, offset};
+}
+
+// Lays out a tree that has no syntax errors. Returns false (with a diagnostic) when a comment
+// could not be placed.
+bool layout(const SyntaxTree& tree, const FormatOptions& options, std::string& out,
+            ir::DiagnosticBag& diags) {
+  format::Ast ast(tree);
+  format::Comments comments(ast);
+  format::Document doc;
+  format::Formatter formatter(ast, comments, doc);
+  formatter.format_module();
+  for (uint32_t i = 0; i < comments.size(); ++i) {
+    if (!comments.formatted(i)) {
+      diags.error("F0006", span_at(tree.file(), comments.comment(i).start),
+                  "not formatted: the formatter could not place this comment (an internal error; "
+                  "the file is left "
+                  "unchanged)");
+      return false;
+    }
+  }
+  doc.propagate_expand();
+  format::PrintOptions po;
+  po.line_width = options.line_width;
+  out = format::print_document(doc, po);
+  // A file without statements formats to nothing; an empty line alone is not kept.
+  if (out == "\n") out.clear();
+  return true;
+}
+
+// Compares the canonical token sequences; reports the first difference.
+bool same_tokens(const std::vector<format::CanonicalToken>& a,
+                 const std::vector<format::CanonicalToken>& b, uint32_t file_a, const char* code,
+                 const char* what, ir::DiagnosticBag& diags) {
+  long i = format::first_difference(a, b);
+  if (i < 0) return true;
+  size_t k = static_cast<size_t>(i);
+  uint32_t offset = k < a.size() ? a[k].offset : (a.empty() ? 0 : a.back().offset);
+  std::string found = k < b.size() ? b[k].text : "(end)";
+  std::string expected = k < a.size() ? a[k].text : "(end)";
+  diags
+      .error(code, span_at(file_a, offset),
+             std::string("not formatted: the formatted text would change the ") + what + " here")
+      .note("expected `" + expected + "`, the formatted text has `" + found + "`");
+  return false;
+}
+
+}  // namespace
+
+FormatResult format_text(std::string_view text, const FormatOptions& options,
+                         ir::DiagnosticBag& diags, const std::string& name) {
+  FormatResult result;
+  result.text = std::string(text);
+  uint32_t file = ir::SourceManager::global().add(name, std::string(text));
+  std::shared_ptr<const SyntaxTree> tree = SyntaxTree::parse(std::string(text), file);
+  if (tree->root().has_error()) {
+    report_syntax_errors(*tree, diags);
+    diags.error("F0001", span_at(file, 0), "not formatted: the file has syntax errors");
+    return result;
+  }
+  std::shared_ptr<const SyntaxTree> source_tree = tree;
+  std::string rewritten;
+  if (options.profile) {
+    // Spelling changes go through the syntax tree: rewrite, then format the rewritten text.
+    rewritten = format::rewrite_profile(*tree, *options.profile);
+    if (rewritten != text) {
+      source_tree = SyntaxTree::parse(rewritten, file);
+      if (source_tree->root().has_error()) {
+        diags.error(
+            "F0005", span_at(file, 0),
+            "not formatted: the profile rewrite produced invalid syntax (an internal error)");
+        return result;
+      }
+    }
+  }
+  std::string out;
+  if (!layout(*source_tree, options, out, diags)) return result;
+  if (options.verify) {
+    std::string formatted_name = name + " (formatted)";
+    uint32_t out_file = ir::SourceManager::global().add(formatted_name, out);
+    std::shared_ptr<const SyntaxTree> out_tree = SyntaxTree::parse(out, out_file);
+    if (out_tree->root().has_error()) {
+      ir::DiagnosticBag inner;
+      report_syntax_errors(*out_tree, inner);
+      uint32_t at = inner.empty() ? 0 : inner.items().front().span.begin;
+      diags.error("F0002", span_at(out_file, at),
+                  "not formatted: the formatted text would not parse (an internal error)");
+      return result;
+    }
+    if (!same_tokens(format::canonical_comments(*tree), format::canonical_comments(*out_tree), file,
+                     "F0003", "comments", diags)) {
+      return result;
+    }
+    if (!options.profile &&
+        !same_tokens(format::canonical_tree(*tree), format::canonical_tree(*out_tree), file,
+                     "F0004", "syntax", diags)) {
+      return result;
+    }
+    // The IR check, when the input builds without errors.
+    ir::DiagnosticBag in_diags;
+    FrontendResult in = parse_tree(tree, in_diags);
+    if (!in_diags.has_errors()) {
+      ir::DiagnosticBag out_diags;
+      FrontendResult formatted = parse_tree(out_tree, out_diags);
+      std::optional<std::string> diff;
+      if (out_diags.has_errors()) {
+        diff = "the formatted text has front-end errors";
+      } else {
+        diff = ir::structural_diff(in.module, formatted.module);
+      }
+      if (diff) {
+        diags
+            .error("F0005", span_at(file, 0),
+                   "not formatted: the formatted text would build different IR")
+            .note(*diff);
+        return result;
+      }
+      result.verified_by = "ir";
+    } else {
+      if (options.profile) {
+        // Without IR, a profile rewrite is checked against the rewritten tree.
+        if (!same_tokens(format::canonical_tree(*source_tree), format::canonical_tree(*out_tree),
+                         file, "F0004", "syntax", diags)) {
+          return result;
+        }
+      }
+      result.verified_by = "syntax";
+    }
+  }
+  result.ok = true;
+  result.changed = out != text;
+  result.text = std::move(out);
+  return result;
+}
+
+namespace {
+
+struct LineIndex {
+  std::vector<uint32_t> starts;
+  explicit LineIndex(std::string_view text) {
+    starts.push_back(0);
+    for (uint32_t i = 0; i < text.size(); ++i) {
+      if (text[i] == '\n') starts.push_back(i + 1);
+    }
+  }
+  void position(uint32_t offset, uint32_t& line, uint32_t& column) const {
+    auto it = std::upper_bound(starts.begin(), starts.end(), offset);
+    line = static_cast<uint32_t>((it - starts.begin()) - 1);
+    column = offset - starts[line];
+  }
+};
+
+std::vector<TextEdit> edits_between(std::string_view before, std::string_view after,
+                                    const std::vector<format::Hunk>& hunks) {
+  std::vector<std::string_view> a = format::split_lines(before);
+  std::vector<std::string_view> b = format::split_lines(after);
+  std::vector<uint32_t> a_off(a.size() + 1, 0), b_off(b.size() + 1, 0);
+  for (size_t i = 0; i < a.size(); ++i)
+    a_off[i + 1] = a_off[i] + static_cast<uint32_t>(a[i].size());
+  for (size_t i = 0; i < b.size(); ++i)
+    b_off[i + 1] = b_off[i] + static_cast<uint32_t>(b[i].size());
+  LineIndex index(before);
+  std::vector<TextEdit> edits;
+  for (const format::Hunk& h : hunks) {
+    uint32_t s0 = a_off[h.a_begin], s1 = a_off[h.a_end];
+    uint32_t t0 = b_off[h.b_begin], t1 = b_off[h.b_end];
+    // Trim what the old and new text of the hunk share at both ends.
+    while (s0 < s1 && t0 < t1 && before[s0] == after[t0]) {
+      ++s0;
+      ++t0;
+    }
+    while (s0 < s1 && t0 < t1 && before[s1 - 1] == after[t1 - 1]) {
+      --s1;
+      --t1;
+    }
+    TextEdit e;
+    e.start = s0;
+    e.end = s1;
+    e.text = std::string(after.substr(t0, t1 - t0));
+    index.position(s0, e.start_line, e.start_column);
+    index.position(s1, e.end_line, e.end_column);
+    edits.push_back(std::move(e));
+  }
+  return edits;
+}
+
+std::string apply_edits(std::string_view text, const std::vector<TextEdit>& edits) {
+  std::string out;
+  uint32_t pos = 0;
+  for (const TextEdit& e : edits) {
+    out.append(text.substr(pos, e.start - pos));
+    out.append(e.text);
+    pos = e.end;
+  }
+  out.append(text.substr(pos));
+  return out;
+}
+
+}  // namespace
+
+std::vector<TextEdit> format_edits(std::string_view text, const FormatOptions& options,
+                                   ir::DiagnosticBag& diags) {
+  FormatResult r = format_text(text, options, diags, "<document>");
+  if (!r.ok || !r.changed) return {};
+  std::vector<std::string_view> a = format::split_lines(text);
+  std::vector<std::string_view> b = format::split_lines(r.text);
+  return edits_between(text, r.text, format::diff_lines(a, b));
+}
+
+std::vector<TextEdit> format_range_edits(std::string_view text, uint32_t begin, uint32_t end,
+                                         const FormatOptions& options, ir::DiagnosticBag& diags) {
+  FormatResult r = format_text(text, options, diags, "<document>");
+  if (!r.ok || !r.changed) return {};
+  std::vector<std::string_view> a = format::split_lines(text);
+  std::vector<std::string_view> b = format::split_lines(r.text);
+  std::vector<format::Hunk> hunks = format::diff_lines(a, b);
+  // Lines of the range.
+  std::vector<uint32_t> a_off(a.size() + 1, 0);
+  for (size_t i = 0; i < a.size(); ++i)
+    a_off[i + 1] = a_off[i] + static_cast<uint32_t>(a[i].size());
+  std::vector<format::Hunk> selected;
+  for (const format::Hunk& h : hunks) {
+    uint32_t s = a_off[h.a_begin], e = a_off[h.a_end];
+    bool touches = h.a_begin == h.a_end ? (s >= begin && s <= end)
+                                        : (s < std::max(end, begin + 1) && e > begin);
+    if (touches) selected.push_back(h);
+  }
+  if (selected.size() == hunks.size()) return edits_between(text, r.text, hunks);
+  if (selected.empty()) return {};
+  std::vector<TextEdit> edits = edits_between(text, r.text, selected);
+  // Only a subset: make sure the partly formatted document is still valid and equivalent.
+  std::string partial = apply_edits(text, edits);
+  std::unique_ptr<SyntaxTree> before_tree = SyntaxTree::parse(std::string(text));
+  std::unique_ptr<SyntaxTree> partial_tree = SyntaxTree::parse(partial);
+  bool ok = !partial_tree->root().has_error() &&
+            format::first_difference(format::canonical_tree(*before_tree),
+                                     format::canonical_tree(*partial_tree)) < 0 &&
+            format::first_difference(format::canonical_comments(*before_tree),
+                                     format::canonical_comments(*partial_tree)) < 0;
+  if (!ok) return edits_between(text, r.text, hunks);
+  return edits;
+}
+
+std::string unified_diff(std::string_view before, std::string_view after, const std::string& name) {
+  if (before == after) return {};
+  std::vector<std::string_view> a = format::split_lines(before);
+  std::vector<std::string_view> b = format::split_lines(after);
+  std::vector<format::Hunk> hunks = format::diff_lines(a, b);
+  std::string out = "--- a/" + name + "\n+++ b/" + name + "\n";
+  constexpr uint32_t kContext = 3;
+  auto line = [&](char mark, std::string_view l) {
+    out.push_back(mark);
+    out.append(l);
+    if (l.empty() || l.back() != '\n') out.append("\n\\ No newline at end of file\n");
+  };
+  size_t i = 0;
+  while (i < hunks.size()) {
+    // Group hunks whose context overlaps.
+    size_t j = i;
+    while (j + 1 < hunks.size() && hunks[j + 1].a_begin <= hunks[j].a_end + 2 * kContext) ++j;
+    uint32_t a_start = hunks[i].a_begin > kContext ? hunks[i].a_begin - kContext : 0;
+    uint32_t a_stop =
+        std::min<uint32_t>(static_cast<uint32_t>(a.size()), hunks[j].a_end + kContext);
+    uint32_t b_start = hunks[i].b_begin - (hunks[i].a_begin - a_start);
+    uint32_t b_stop = hunks[j].b_end + (a_stop - hunks[j].a_end);
+    uint32_t a_len = a_stop - a_start, b_len = b_stop - b_start;
+    out += "@@ -" + std::to_string(a_len ? a_start + 1 : a_start) +
+           (a_len == 1 ? "" : "," + std::to_string(a_len)) + " +" +
+           std::to_string(b_len ? b_start + 1 : b_start) +
+           (b_len == 1 ? "" : "," + std::to_string(b_len)) + " @@\n";
+    uint32_t pos = a_start;
+    for (size_t k = i; k <= j; ++k) {
+      const format::Hunk& h = hunks[k];
+      for (; pos < h.a_begin; ++pos) line(' ', a[pos]);
+      for (uint32_t x = h.a_begin; x < h.a_end; ++x) line('-', a[x]);
+      for (uint32_t y = h.b_begin; y < h.b_end; ++y) line('+', b[y]);
+      pos = h.a_end;
+    }
+    for (; pos < a_stop; ++pos) line(' ', a[pos]);
+    i = j + 1;
+  }
+  return out;
+}
+
+}  // namespace relax::syntax

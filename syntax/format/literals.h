@@ -1,0 +1,32 @@
+// Literal spelling normalization, as black/ruff do it: string prefixes and quotes (double quotes
+// unless that needs more escapes), unnecessary escapes removed, hex escapes in lower case;
+// numbers with lower-case prefixes and exponents, upper-case hex digits, `1.` as `1.0`.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace relax::syntax::format {
+
+// One string literal (prefix, quotes and body) in normalized spelling.
+std::string normalize_string(std::string_view literal);
+
+// A comment as black writes it: trailing whitespace removed, a space after `#` unless the text
+// starts with `!`, `:`, `#`, `'` or a space (a leading non-breaking space becomes a space).
+std::string normalize_comment(std::string_view text);
+
+// One number literal in normalized spelling.
+std::string normalize_number(std::string_view literal);
+
+// Parts of a string literal: prefix (as written), quote ("'", "\"", "'''" or "\"\"\""), body.
+struct StringParts {
+  std::string_view prefix;
+  std::string_view quote;
+  std::string_view body;
+  bool raw = false;
+  bool bytes = false;
+  bool triple() const { return quote.size() == 3; }
+};
+StringParts split_string(std::string_view literal);
+
+}  // namespace relax::syntax::format
