@@ -637,6 +637,23 @@ int32_t Ast::expression(syntax::Node cst) {
   }
   const char* t = cst.type();
   NodeKind kind = cst.kind();
+  if (is(cst, "tuple_pattern")) {
+    // `(x)` as a target is a parenthesized name, not a one-element tuple (that needs a comma).
+    std::vector<syntax::Node> k = kids(cst);
+    bool comma = false;
+    for (uint32_t i = 0; i < cst.child_count(); ++i) {
+      syntax::Node c = cst.child(i);
+      if (!c.is_named() && c.text() == ",") comma = true;
+    }
+    if (k.size() == 1 && !comma) {
+      int32_t inner = expression(k[0]);
+      AstNode& in = node(inner);
+      if (in.parens < 255) ++in.parens;
+      in.outer_start = start;
+      in.outer_end = end;
+      return inner;
+    }
+  }
   bool tuple = kind == NodeKind::kTuple || is(cst, "tuple_pattern");
   bool bare = kind == NodeKind::kExpressionList || kind == NodeKind::kPatternList;
   bool list = kind == NodeKind::kList || is(cst, "list_pattern");

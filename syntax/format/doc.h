@@ -126,6 +126,11 @@ class Document {
   void start_best_fit_parenthesize(GroupId id) { push({Op::kStartBestFitParenthesize, 0, 0, id}); }
   void end_best_fit_parenthesize() { push({Op::kEndBestFitParenthesize}); }
 
+  // The current buffer's size, and cutting it back (to drop a construct whose content came out
+  // empty, as ruff's block indents do).
+  size_t mark() const { return current_->size(); }
+  void truncate(size_t size) { current_->resize(size); }
+
   // Sub-documents.
   void begin_slice();
   uint32_t end_slice();

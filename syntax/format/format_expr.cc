@@ -640,20 +640,70 @@ void Formatter::number(int32_t e) {
   doc_.text(normalize_number(n(e).text));
 }
 
+bool Formatter::implicit_flat_possible(int32_t e) const {
+  const AstNode& node = n(e);
+  if (node.type != NodeType::kString || node.list.size() < 2) return false;
+  for (int32_t part : node.list) {
+    StringParts p = split_string(n(part).text);
+    if (p.triple() || p.raw || n(part).flag) return false;
+    if (comments_.has_leading(part) || comments_.has_trailing(part)) return false;
+    // f-strings and t-strings are left as they are.
+    for (char ch : p.prefix) {
+      if (ch == 'f' || ch == 'F' || ch == 't' || ch == 'T') return false;
+    }
+  }
+  return true;
+}
+
+void Formatter::implicit_flat(int32_t e) {
+  const AstNode& node = n(e);
+  std::vector<StringParts> parts;
+  for (int32_t part : node.list) parts.push_back(split_string(n(part).text));
+  char quote = merged_quote(parts);
+  std::string out = parts.front().bytes ? "b" : "";
+  out.push_back(quote);
+  for (const StringParts& p : parts) out += normalize_body(p, quote);
+  out.push_back(quote);
+  doc_.text(out);
+}
+
+void Formatter::implicit_expanded(int32_t e, bool multipart) {
+  const AstNode& node = n(e);
+  if (multipart) {
+    for (size_t i = 0; i + 1 < node.list.size(); ++i) {
+      if (contains_line_break(source_, n(node.list[i]).end, n(node.list[i + 1]).start)) {
+        doc_.expand_parent();
+        break;
+      }
+    }
+  }
+  for (size_t i = 0; i < node.list.size(); ++i) {
+    int32_t part = node.list[i];
+    if (i > 0) in_parens_only_soft_line_or_space();
+    leading_comments(comments_.leading(part));
+    string_part(n(part).text);
+    trailing_comments(comments_.trailing(part));
+  }
+}
+
 void Formatter::string(int32_t e) {
   const AstNode& node = n(e);
   if (node.list.size() == 1) {
     string_part(n(node.list[0]).text);
     return;
   }
-  // Implicit concatenation: the parts go on separate lines when the enclosing parentheses break.
+  bool flat = implicit_flat_possible(e);
+  // Outside parentheses an implicit concatenation is on one line anyway: join it.
+  if (!is_parenthesized_level() && flat) {
+    implicit_flat(e);
+    return;
+  }
   in_parens_only_group([&] {
-    for (size_t i = 0; i < node.list.size(); ++i) {
-      int32_t part = node.list[i];
-      if (i > 0) in_parens_only_soft_line_or_space();
-      leading_comments(comments_.leading(part));
-      string_part(n(part).text);
-      trailing_comments(comments_.trailing(part));
+    if (flat) {
+      if_fits([&] { implicit_flat(e); });
+      if_breaks([&] { implicit_expanded(e, false); });
+    } else {
+      implicit_expanded(e, true);
     }
   });
 }

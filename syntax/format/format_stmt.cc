@@ -544,7 +544,8 @@ bool should_inline_comments(const Ast& ast, int32_t value) {
 }  // namespace
 
 void Formatter::last_expression_left_to_right(int32_t value, int32_t stmt) {
-  if (!should_inline_comments(ast_, value)) {
+  bool implicit = implicit_flat_possible(value);
+  if (!should_inline_comments(ast_, value) && !implicit) {
     maybe_parenthesize(value, stmt, Parenthesize::kIfBreaks);
     return;
   }
@@ -570,6 +571,45 @@ void Formatter::last_expression_left_to_right(int32_t value, int32_t stmt) {
   };
   bool any = !expr_comments.empty() || !stmt_comments.empty();
   GroupId id = doc_.new_group_id();
+  if (implicit) {
+    // Join the parts when that fits (inlining the comments), else parenthesize the joined string,
+    // else one part per line.
+    for (uint32_t c : expr_comments) comments_.mark_formatted(c);
+    with_level(Level::kExpression, id, [&] {
+      doc_.begin_slice();
+      implicit_flat(value);
+      uint32_t flat = doc_.end_slice();
+      std::vector<uint32_t> variants;
+      doc_.begin_variant();
+      doc_.interned(flat);
+      inline_comments();
+      variants.push_back(doc_.end_variant());
+      doc_.begin_variant();
+      group(
+          [&] {
+            token("(");
+            soft_block_indent([&] {
+              doc_.interned(flat);
+              inline_comments();
+            });
+            token(")");
+          },
+          id, true);
+      variants.push_back(doc_.end_variant());
+      doc_.begin_variant();
+      group(
+          [&] {
+            token("(");
+            block_indent([&] { implicit_expanded(value, false); });
+            token(")");
+            inline_comments();
+          },
+          id, true);
+      variants.push_back(doc_.end_variant());
+      doc_.best_fitting(variants, BestFitMode::kAllLines);
+    });
+    return;
+  }
   with_level(Level::kExpression, id, [&] {
     best_fit_parenthesize(
         [&] {
@@ -616,7 +656,8 @@ void Formatter::last_expression_right_to_left(const Content& before, int32_t bef
   bool chain =
       v.type == NodeType::kCall || v.type == NodeType::kSubscript || v.type == NodeType::kAttribute;
   bool best_fit = chain && needs_parentheses(value, stmt) == NeedsParens::kBestFit;
-  if (!inline_ok && !best_fit) {
+  bool implicit = implicit_flat_possible(value);
+  if (!inline_ok && !best_fit && !implicit) {
     before();
     space();
     token(op);
@@ -633,7 +674,7 @@ void Formatter::last_expression_right_to_left(const Content& before, int32_t bef
     return;
   }
   std::vector<uint32_t> expr_comments, stmt_comments;
-  if (inline_ok) {
+  if (inline_ok || implicit) {
     for (uint32_t c : comments_.trailing(value)) {
       if (!comments_.comment(c).own_line) expr_comments.push_back(c);
     }
@@ -653,6 +694,10 @@ void Formatter::last_expression_right_to_left(const Content& before, int32_t bef
   doc_.begin_slice();
   before();
   uint32_t target = doc_.end_slice();
+  if (implicit) {
+    right_to_left_implicit(target, op, value, inline_comments);
+    return;
+  }
   if (doc_.will_break(target)) {
     doc_.interned(target);
     space();
@@ -713,6 +758,76 @@ void Formatter::last_expression_right_to_left(const Content& before, int32_t bef
   inline_comments();
   variants.push_back(doc_.end_variant());
   doc_.best_fitting(variants);
+}
+
+void Formatter::right_to_left_implicit(uint32_t target, std::string_view op, int32_t value,
+                                       const Content& inline_comments) {
+  bool target_breaks = doc_.will_break(target);
+  doc_.begin_slice();
+  implicit_flat(value);
+  uint32_t flat = doc_.end_slice();
+  GroupId id = doc_.new_group_id();
+  doc_.begin_slice();
+  with_level(Level::kExpression, id, [&] { implicit_expanded(value, false); });
+  uint32_t expanded = doc_.end_slice();
+  auto head = [&](bool split_target) {
+    if (split_target) {
+      group([&] { doc_.interned(target); }, 0, true);
+    } else {
+      doc_.interned(target);
+    }
+    space();
+    token(op);
+    space();
+  };
+  auto flat_value = [&] {
+    doc_.interned(flat);
+    inline_comments();
+  };
+  auto parenthesized_flat = [&] {
+    token("(");
+    group([&] { soft_block_indent(flat_value); }, 0, true);
+    token(")");
+  };
+  auto parenthesized_multiline = [&] {
+    token("(");
+    group([&] { soft_block_indent([&] { doc_.interned(expanded); }); }, id, true);
+    token(")");
+    inline_comments();
+  };
+  std::vector<uint32_t> variants;
+  auto variant = [&](const Content& c) {
+    doc_.begin_variant();
+    c();
+    variants.push_back(doc_.end_variant());
+  };
+  if (!target_breaks) {
+    variant([&] {
+      head(false);
+      flat_value();
+    });
+    variant([&] {
+      head(false);
+      parenthesized_flat();
+    });
+    variant([&] {
+      head(false);
+      parenthesized_multiline();
+    });
+  }
+  variant([&] {
+    head(true);
+    flat_value();
+  });
+  variant([&] {
+    head(true);
+    parenthesized_flat();
+  });
+  variant([&] {
+    head(true);
+    parenthesized_multiline();
+  });
+  doc_.best_fitting(variants, BestFitMode::kAllLines);
 }
 
 void Formatter::assign(int32_t s) {

@@ -21,18 +21,31 @@ void Formatter::group(const Content& c, GroupId id, bool expand) {
   doc_.end_group();
 }
 
+// An indented block whose content is empty leaves nothing behind (not even its line breaks).
 void Formatter::soft_block_indent(const Content& c) {
+  size_t mark = doc_.mark();
   doc_.start_indent();
   doc_.soft_line();
+  size_t content = doc_.mark();
   c();
+  if (doc_.mark() == content) {
+    doc_.truncate(mark);
+    return;
+  }
   doc_.end_indent();
   doc_.soft_line();
 }
 
 void Formatter::block_indent(const Content& c) {
+  size_t mark = doc_.mark();
   doc_.start_indent();
   doc_.hard_line();
+  size_t content = doc_.mark();
   c();
+  if (doc_.mark() == content) {
+    doc_.truncate(mark);
+    return;
+  }
   doc_.end_indent();
   doc_.hard_line();
 }

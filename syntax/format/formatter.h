@@ -113,6 +113,9 @@ class Formatter {
   void name(int32_t e);
   void number(int32_t e);
   void string(int32_t e);
+  bool implicit_flat_possible(int32_t e) const;
+  void implicit_flat(int32_t e);
+  void implicit_expanded(int32_t e, bool multipart);
   void string_part(std::string_view literal, bool docstring = false);
   // `chain`: 0 decide (a chain's root), 1 fluent, 2 not fluent (ruff's CallChainLayout).
   int resolve_chain(int32_t e, int chain) const;
@@ -153,6 +156,8 @@ class Formatter {
   void last_expression_right_to_left(const Content& before, int32_t before_expr,
                                      std::string_view op, int32_t value, int32_t stmt);
   void before_operator(int32_t e);
+  void right_to_left_implicit(uint32_t target, std::string_view op, int32_t value,
+                              const Content& inline_comments);
   void return_stmt(int32_t s);
   void assert_stmt(int32_t s);
   void if_stmt(int32_t s);

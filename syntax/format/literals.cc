@@ -95,14 +95,9 @@ bool is_hex(char c) {
 
 }  // namespace
 
-std::string normalize_string(std::string_view literal) {
-  StringParts p = split_string(literal);
-  if (p.quote.empty()) return std::string(literal);
-  char quote = choose_quote(p);
+std::string normalize_body(const StringParts& p, char quote) {
   char opposite = quote == '"' ? '\'' : '"';
-  std::string out = normalize_prefix(p.prefix);
-  std::string q(p.quote.size(), quote);
-  out += q;
+  std::string out;
   std::string_view body = p.body;
   for (size_t i = 0; i < body.size(); ++i) {
     char c = body[i];
@@ -176,8 +171,27 @@ std::string normalize_string(std::string_view literal) {
     }
     out.push_back(c);
   }
-  out += q;
   return out;
+}
+
+std::string normalize_string(std::string_view literal) {
+  StringParts p = split_string(literal);
+  if (p.quote.empty()) return std::string(literal);
+  char quote = choose_quote(p);
+  std::string q(p.quote.size(), quote);
+  return normalize_prefix(p.prefix) + q + normalize_body(p, quote) + q;
+}
+
+char merged_quote(const std::vector<StringParts>& parts) {
+  size_t singles = 0, doubles = 0;
+  for (const StringParts& p : parts) {
+    for (char c : p.body) {
+      if (c == '\'') ++singles;
+      if (c == '"') ++doubles;
+    }
+  }
+  if (singles < doubles) return '\'';
+  return '"';
 }
 
 std::string normalize_comment(std::string_view text) {

@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace relax::syntax::format {
 
@@ -28,5 +29,13 @@ struct StringParts {
   bool triple() const { return quote.size() == 3; }
 };
 StringParts split_string(std::string_view literal);
+
+// The body of a literal re-escaped for the delimiter `quote` (unneeded escapes of the other
+// quote removed, hex escapes in lower case).
+std::string normalize_body(const StringParts& p, char quote);
+
+// The quote for joining implicitly concatenated (non-raw, single-quoted) literals: double
+// unless their bodies hold more double quotes than single ones.
+char merged_quote(const std::vector<StringParts>& parts);
 
 }  // namespace relax::syntax::format

@@ -217,6 +217,21 @@ class Canonicalizer {
       }
       return;
     }
+    if (is(n, "tuple_pattern")) {
+      // `(x)` as a target is a parenthesized name.
+      size_t named = 0;
+      bool comma = false;
+      for (const syntax::Node& c : n.children()) {
+        if (c.is_named() && c.kind() != NodeKind::kComment) ++named;
+        if (!c.is_named() && c.text() == ",") comma = true;
+      }
+      if (named == 1 && !comma) {
+        for (const syntax::Node& c : n.children()) {
+          if (c.is_named()) node(c);
+        }
+        return;
+      }
+    }
     if (kind == NodeKind::kTuple || kind == NodeKind::kExpressionList ||
         kind == NodeKind::kPatternList || is(n, "tuple_pattern")) {
       emit("(tuple", n.start());
