@@ -70,6 +70,23 @@ Document::Document() : current_(&root_) {
   arena_ = "()";
 }
 
+bool Document::filter(Element& e) {
+  if (skipping_ > 0) {
+    if (e.op == Op::kStartConditionalContent) ++skipping_;
+    if (e.op == Op::kEndConditionalContent) --skipping_;
+    return false;
+  }
+  if (e.op == Op::kStartConditionalContent && e.mode == static_cast<uint8_t>(PrintMode::kExpanded)) {
+    skipping_ = 1;
+    return false;
+  }
+  if (e.op == Op::kLine) {
+    if (e.mode == static_cast<uint8_t>(LineMode::kSoft)) return false;
+    if (e.mode == static_cast<uint8_t>(LineMode::kSoftOrSpace)) e = Element{Op::kSpace};
+  }
+  return true;
+}
+
 void Document::text(std::string_view s) {
   if (s.empty()) return;
   Element e{Op::kText};

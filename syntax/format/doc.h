@@ -126,6 +126,12 @@ class Document {
   void start_best_fit_parenthesize(GroupId id) { push({Op::kStartBestFitParenthesize, 0, 0, id}); }
   void end_best_fit_parenthesize() { push({Op::kEndBestFitParenthesize}); }
 
+  // While on, soft line breaks are dropped (or become spaces) and content shown only when a group
+  // breaks is left out: the content is written flat whatever the width (ruff's
+  // RemoveSoftLinesBuffer). Nests.
+  void push_remove_soft_lines() { ++remove_soft_lines_; }
+  void pop_remove_soft_lines() { --remove_soft_lines_; }
+
   // The current buffer's size, and cutting it back (to drop a construct whose content came out
   // empty, as ruff's block indents do).
   size_t mark() const { return current_->size(); }
@@ -165,7 +171,11 @@ class Document {
   uint32_t group_count() const { return next_group_id_; }
 
  private:
-  void push(Element e) { current_->push_back(e); }
+  void push(Element e) {
+    if (remove_soft_lines_ > 0 && !filter(e)) return;
+    current_->push_back(e);
+  }
+  bool filter(Element& e);
   struct EnclosingEntry;
   bool propagate(std::vector<Element>& elements, std::vector<EnclosingEntry>& enclosing,
                  std::vector<int8_t>& checked);
@@ -179,6 +189,8 @@ class Document {
   std::vector<Element>* current_;
   std::string arena_;
   GroupId next_group_id_ = 1;
+  int remove_soft_lines_ = 0;
+  int skipping_ = 0;  // depth inside skipped if-breaks content
 };
 
 struct PrintOptions {

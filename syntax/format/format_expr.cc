@@ -860,8 +860,30 @@ void Formatter::arguments(int32_t a) {
       }
     });
   };
-  parenthesized(
-      "(", [&] { group([&] { all(); }); }, ")", dangling);
+  // A lone multi-line string that starts on the line of `(` hugs the parentheses.
+  bool hug = false;
+  if (args.list.size() == 1) {
+    int32_t arg = args.list[0];
+    const AstNode& it = n(arg);
+    int32_t value = arg;
+    bool ok = true;
+    if (it.type == NodeType::kKeyword) {
+      ok = it.text.empty() && !comments_.has(arg);
+      value = it.a;
+    }
+    const AstNode& v = n(value);
+    if (ok && v.type == NodeType::kString && v.list.size() == 1 && n(v.list[0]).flag &&
+        !comments_.has_leading(value) && !comments_.has_trailing(value) &&
+        !magic_trailing_comma(v.end, args.end)) {
+      std::string_view between = source_.substr(args.start + 1, v.start - args.start - 1);
+      while (!between.empty() &&
+             (between.back() == ' ' || between.back() == '\t' || between.back() == '\f')) {
+        between.remove_suffix(1);
+      }
+      hug = between.empty() || (between.back() != '\n' && between.back() != '\r');
+    }
+  }
+  parenthesized("(", [&] { group([&] { all(); }); }, ")", dangling, hug);
   trailing_comments(comments_.trailing(a));
 }
 
@@ -1242,24 +1264,37 @@ void Formatter::if_exp(int32_t e) {
   });
 }
 
+// Lambdas in ruff's 2026 style: the parameters stay on one line (unless comments sit among
+// them) and a body that does not fit gets its own parentheses.
 void Formatter::lambda(int32_t e) {
   const AstNode& node = n(e);
   std::span<const uint32_t> dangling = comments_.dangling(e);
   token("lambda");
   if (node.a != kNone && !n(node.a).list.empty()) {
-    // Comments before the parameters go after `lambda`.
     size_t split = 0;
-    while (split < dangling.size() && comments_.comment(dangling[split]).end < n(node.a).start)
-      ++split;
+    while (split < dangling.size() && comments_.comment(dangling[split]).end < n(node.a).start) ++split;
     if (split > 0) {
       dangling_comments(dangling.subspan(0, split));
+    } else if (comments_.has_leading(node.a)) {
+      doc_.hard_line();
     } else {
       space();
     }
+    bool params_have_comments = false;
+    for (uint32_t i = 0; i < comments_.size(); ++i) {
+      const SourceComment& c = comments_.comment(i);
+      if (c.start >= n(node.a).start && c.end <= n(node.a).end) params_have_comments = true;
+    }
+    if (comments_.has(node.a)) params_have_comments = true;
+    if (!params_have_comments) doc_.push_remove_soft_lines();
     parameters(node.a);
+    if (!params_have_comments) doc_.pop_remove_soft_lines();
     token(":");
-    dangling_comments(dangling.subspan(split));
-    if (dangling.size() == split) space();
+    if (dangling.size() == split) {
+      space();
+    } else {
+      dangling_comments(dangling.subspan(split));
+    }
   } else {
     token(":");
     if (dangling.empty()) {
@@ -1268,7 +1303,37 @@ void Formatter::lambda(int32_t e) {
       dangling_comments(dangling);
     }
   }
-  expr(node.b);
+  int32_t body = node.b;
+  const AstNode& b = n(body);
+  if (comments_.has_leading(body) || comments_.has_trailing_own_line(body)) {
+    expr(body, Parens::kAlways);
+  } else if (b.type == NodeType::kCall || b.type == NodeType::kSubscript) {
+    if (is_fluent(body)) {
+      parenthesize_if_expands([&] { expr(body, Parens::kNever); });
+    } else {
+      doc_.begin_slice();
+      expr(body, Parens::kNever);
+      uint32_t formatted = doc_.end_slice();
+      if (doc_.will_break(formatted)) doc_.expand_parent();
+      std::vector<uint32_t> variants;
+      doc_.begin_variant();
+      doc_.interned(formatted);
+      variants.push_back(doc_.end_variant());
+      doc_.begin_variant();
+      group([&] { doc_.interned(formatted); }, 0, true);
+      variants.push_back(doc_.end_variant());
+      doc_.begin_variant();
+      token("(");
+      block_indent([&] { doc_.interned(formatted); });
+      token(")");
+      variants.push_back(doc_.end_variant());
+      doc_.best_fitting(variants);
+    }
+  } else if (has_own_parentheses(body) != 0) {
+    expr(body);
+  } else {
+    parenthesize_if_expands([&] { expr(body, Parens::kNever); });
+  }
 }
 
 // mode: 0 default, 1 preserve (subscripts), 2 optional parentheses (return), 3 never-preserve (for)

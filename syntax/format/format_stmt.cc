@@ -982,7 +982,7 @@ void Formatter::import_from(int32_t s) {
   }
   std::span<const uint32_t> dangling = comments_.dangling(s);
   auto names = [&] {
-    comma_separated(node.list, node.end, false, [&](int32_t a) {
+    comma_separated(node.list, node.end, true, [&](int32_t a) {
       const AstNode& al = n(a);
       leading_comments(comments_.leading(a));
       token(al.text);
@@ -1127,51 +1127,40 @@ void Formatter::with_stmt(int32_t s) {
     }
     trailing_comments(comments_.trailing(it));
   };
+  // Our grammar does not accept parenthesized context managers (`with (a as b, c):`), so the
+  // layouts where ruff adds parentheses around the items are replaced by its Python 3.8 layout:
+  // the items stay on the `with` line and split inside their own brackets.
+  (void)paren_comments;
   clause_header(s, colon, [&] {
     token("with");
     space();
-    uint32_t body_start = n(node.list.front()).start;
-    if (!paren_comments.empty()) {
-      parenthesized(
-          "(",
-          [&] { comma_separated(node.list2, body_start, false, [&](int32_t it) { item(it, 0); }); },
-          ")", paren_comments);
-      return;
-    }
-    bool magic = magic_trailing_comma(n(node.list2.back()).end, node.end);
-    auto parenthesize_items = [&] {
-      parenthesize_if_expands([&] {
-        comma_separated(node.list2, body_start, false, [&](int32_t it) { item(it, 0); });
-      });
-    };
-    if (magic) {
-      parenthesize_items();
-      return;
-    }
     if (node.list2.size() == 1) {
       int32_t single = node.list2.front();
-      if (comments_.has_leading(single) || comments_.has_trailing(single)) {
-        parenthesized(
-            "(",
-            [&] {
-              comma_separated(node.list2, body_start, false, [&](int32_t it) { item(it, 0); });
-            },
-            ")");
-        return;
-      }
       const AstNode& w = n(single);
-      if (n(w.a).parens > 0 || w.b == kNone) {
+      bool comments = comments_.has_leading(single) || comments_.has_trailing(single);
+      bool magic = magic_trailing_comma(w.end, node.end);
+      if (!comments && !magic && (n(w.a).parens > 0 || w.b == kNone)) {
         item(single, 1);
         return;
       }
-      if (can_omit_optional_parentheses(w.a)) {
-        optional_parentheses([&] { item(single, 0); });
-      } else {
-        parenthesize_items();
-      }
-      return;
     }
-    parenthesize_items();
+    for (size_t i = 0; i < node.list2.size(); ++i) {
+      if (i > 0) {
+        token(",");
+        space();
+      }
+      int32_t it = node.list2[i];
+      const AstNode& w = n(it);
+      leading_comments(comments_.leading(it));
+      maybe_parenthesize(w.a, it, n(w.a).parens > 0 ? Parenthesize::kIfBreaks : Parenthesize::kIfRequired);
+      if (w.b != kNone) {
+        space();
+        token("as");
+        space();
+        expr(w.b);
+      }
+      trailing_comments(comments_.trailing(it));
+    }
   });
   clause_body(node.list, SuiteKind::kOtherLast, colon);
 }

@@ -232,14 +232,18 @@ void Formatter::leading_alternate_branch_comments(std::span<const uint32_t> cs, 
 // ---- parentheses ----
 
 void Formatter::parenthesized(std::string_view left, const Content& c, std::string_view right,
-                              std::span<const uint32_t> dangling) {
+                              std::span<const uint32_t> dangling, bool hug) {
   Level current = level_;
   GroupId current_group = level_group_;
   with_level(Level::kParenthesized, 0, [&] {
     token(left);
     auto indented = [&] {
       if (dangling.empty()) {
-        group([&] { soft_block_indent(c); });
+        if (hug) {
+          c();
+        } else {
+          group([&] { soft_block_indent(c); });
+        }
       } else {
         group([&] {
           dangling_open_parenthesis_comments(dangling);

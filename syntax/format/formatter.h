@@ -78,7 +78,7 @@ class Formatter {
 
   // ---- parentheses ----
   void parenthesized(std::string_view left, const Content& c, std::string_view right,
-                     std::span<const uint32_t> dangling = {});
+                     std::span<const uint32_t> dangling = {}, bool hug = false);
   void optional_parentheses(const Content& c);
   void parenthesize_if_expands(const Content& c, bool indent = true);
   void best_fit_parenthesize(const Content& c, GroupId id);

@@ -291,6 +291,8 @@ class Canonicalizer {
       }
       if (!n.is_named()) {
         if (text == "," || text == ";" || text.empty()) return;
+        // Parentheses around the names of a from-import are layout.
+        if ((text == "(" || text == ")") && n.parent().kind() == NodeKind::kImportFromStatement) return;
         emit(text, n.start());
       } else {
         emit(std::string(n.type()) + " " + text, n.start());
