@@ -17,9 +17,7 @@ bool is(const syntax::Node& n, const char* type) {
 // Named children without comments.
 std::vector<syntax::Node> kids(const syntax::Node& n) {
   std::vector<syntax::Node> out;
-  uint32_t count = n.child_count();
-  for (uint32_t i = 0; i < count; ++i) {
-    syntax::Node c = n.child(i);
+  for (const syntax::Node& c : n.children()) {
     if (c.is_named() && c.kind() != NodeKind::kComment) out.push_back(c);
   }
   return out;
@@ -94,9 +92,7 @@ bool Ast::is_statement_part(int32_t i) const {
 }
 
 void Ast::block_into(syntax::Node block, std::vector<int32_t>& out) {
-  uint32_t count = block.child_count();
-  for (uint32_t i = 0; i < count; ++i) {
-    syntax::Node c = block.child(i);
+  for (const syntax::Node& c : block.children()) {
     if (!c.is_named() || c.kind() == NodeKind::kComment) continue;
     out.push_back(statement(c));
   }
@@ -504,10 +500,8 @@ int32_t Ast::expression(syntax::Node cst) {
       // A trailing comma makes the subscript a tuple: `A[i,]`.
       bool trailing_comma = false;
       uint32_t last_end = subs.empty() ? start : subs.back().end();
-      uint32_t count = cst.child_count();
       uint32_t tuple_end = last_end;
-      for (uint32_t i = 0; i < count; ++i) {
-        syntax::Node c = cst.child(i);
+      for (const syntax::Node& c : cst.children()) {
         if (!c.is_named() && c.start() >= last_end && c.text() == ",") {
           trailing_comma = true;
           tuple_end = c.end();
@@ -582,9 +576,7 @@ int32_t Ast::expression(syntax::Node cst) {
     case NodeKind::kComparisonOperator: {
       std::vector<int32_t> operands;
       std::vector<uint8_t> ops;
-      uint32_t count = cst.child_count();
-      for (uint32_t i = 0; i < count; ++i) {
-        syntax::Node c = cst.child(i);
+      for (const syntax::Node& c : cst.children()) {
         if (c.kind() == NodeKind::kComment) continue;
         if (c.is_named()) {
           operands.push_back(expression(c));
@@ -641,8 +633,7 @@ int32_t Ast::expression(syntax::Node cst) {
     // `(x)` as a target is a parenthesized name, not a one-element tuple (that needs a comma).
     std::vector<syntax::Node> k = kids(cst);
     bool comma = false;
-    for (uint32_t i = 0; i < cst.child_count(); ++i) {
-      syntax::Node c = cst.child(i);
+    for (const syntax::Node& c : cst.children()) {
       if (!c.is_named() && c.text() == ",") comma = true;
     }
     if (k.size() == 1 && !comma) {
