@@ -41,8 +41,14 @@ Value call_dtype_constructor(Frontend& fe, const CallArgs& call, DataType dtype)
   if (!args.ok()) return Value::error(span);
   const Value* v = args.get("expr");
   if (!v) {
+    // `T.int64(is_size_var=True)` declares a size variable (non-negative).
     auto var = make<Var>("", dtype);
     var->span = span;
+    if (const Value* size = args.get("is_size_var")) {
+      auto flag = fe.to_bool(*size);
+      if (!flag) return Value::error(span);
+      var->is_size_var = *flag;
+    }
     return Value::object(var, span);
   }
   if (v->is_error()) return *v;
