@@ -65,6 +65,15 @@ Ref<ir::tir::PrimExpr> Analyzer::simplify(const Ref<PrimExpr>& e) {
   if (e->kind() == ObjectKind::kTirVar && !vars_->find(e.as_ptr<tir::Var>())) return e;
   simplifier_->reset();
   Ref<PrimExpr> r = simplifier_->simplify(e);
+  // Terms are written in the order their atoms were first met, and writing them may change that
+  // order (positive terms go first, comparisons split into sides). With two or more atoms, run
+  // again on the result until it is stable, so that simplify(simplify(e)) == simplify(e).
+  for (int round = 0; round < 2 && simplifier_->atom_count() > 1; ++round) {
+    simplifier_->reset();
+    Ref<PrimExpr> again = simplifier_->simplify(r);
+    if (again.same_as(r) || expr_equal(again, r)) break;
+    r = again;
+  }
   // Hand back the input when the canonical form is what was written (keeps spans and sharing).
   if (!r.same_as(e) && expr_equal(r, e)) return e;
   return r;

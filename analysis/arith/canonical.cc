@@ -169,7 +169,7 @@ Poly Simplifier::canon(const Ref<PrimExpr>& e) {
   bool shared = node->use_count() > 1;
   if (shared) {
     auto it = poly_memo_.find(node);
-    if (it != poly_memo_.end()) return it->second;
+    if (it != poly_memo_.end()) return it->second.poly;
   }
   Poly p;
   if (depth_ >= kMaxDepth) {
@@ -180,7 +180,7 @@ Poly Simplifier::canon(const Ref<PrimExpr>& e) {
     --depth_;
     if (!poly_fits(p, node->dtype)) p = opaque(simplify_children(e));
   }
-  if (shared) poly_memo_.emplace(node, p);
+  if (shared) poly_memo_.emplace(node, PolyMemo{e, p});
   return p;
 }
 
@@ -289,36 +289,66 @@ Poly Simplifier::canon_product(const PrimExpr* e) {
   return acc;
 }
 
+// Uses a % c == a - c * (a // c) (and the same for truncation) in the direction that shortens p:
+// b * (a % c) + b * c * (a // c) becomes b * a, and b * a - b * c * (a // c) becomes b * (a % c).
 void Simplifier::recombine(Poly* p) {
+  bool has_division = false;
+  for (const Term& t : p->terms) {
+    if (t.mono.degree != 1) continue;
+    AtomKind k = atoms_[t.mono.atoms[0]].kind;
+    has_division |= k == AtomKind::kFloorMod || k == AtomKind::kFloorDiv || k == AtomKind::kTruncMod ||
+                    k == AtomKind::kTruncDiv;
+  }
+  if (!has_division || p->terms.size() < 2) return;
   for (int round = 0; round < 4; ++round) {
     bool changed = false;
     for (size_t i = 0; i < p->terms.size() && !changed; ++i) {
-      const Term& term = p->terms[i];
-      if (term.mono.degree != 1) continue;
-      AtomId mod_id = term.mono.atoms[0];
-      const Atom& m = atoms_[mod_id];
-      if ((m.kind != AtomKind::kFloorMod && m.kind != AtomKind::kTruncMod) || !m.operands[1].is_const()) continue;
-      Atom probe;
-      probe.kind = m.kind == AtomKind::kFloorMod ? AtomKind::kFloorDiv : AtomKind::kTruncDiv;
-      probe.dtype = m.dtype;
-      probe.operands = m.operands;
-      probe.hash = atom_hash(probe);
-      int64_t div_id = lookup(probe);
-      if (div_id < 0) continue;
-      // b * mod + (b * c) * div == b * numerator.
-      int64_t b = term.coeff, want;
-      if (!checked_mul(b, m.operands[1].constant, &want)) continue;
-      Monomial div_mono = Monomial::of(static_cast<AtomId>(div_id));
-      auto it = std::find_if(p->terms.begin(), p->terms.end(), [&](const Term& t) { return t.mono == div_mono; });
-      if (it == p->terms.end() || it->coeff != want) continue;
-      Poly rest, out;
-      if (!poly_add(*p, Poly::atom(mod_id), -b, &rest) ||
-          !poly_add(rest, Poly::atom(static_cast<AtomId>(div_id)), -want, &rest) ||
-          !poly_add(rest, probe.operands[0], b, &out)) {
-        continue;
+      if (p->terms[i].mono.degree != 1) continue;
+      AtomId id = p->terms[i].mono.atoms[0];
+      int64_t coeff = p->terms[i].coeff;
+      AtomKind kind = atoms_[id].kind;
+      bool is_mod = kind == AtomKind::kFloorMod || kind == AtomKind::kTruncMod;
+      bool is_div = kind == AtomKind::kFloorDiv || kind == AtomKind::kTruncDiv;
+      if ((!is_mod && !is_div) || !atoms_[id].operands[1].is_const()) continue;
+      int64_t c = atoms_[id].operands[1].constant;
+      Atom partner;
+      partner.kind = kind == AtomKind::kFloorMod   ? AtomKind::kFloorDiv
+                     : kind == AtomKind::kTruncMod ? AtomKind::kTruncDiv
+                     : kind == AtomKind::kFloorDiv ? AtomKind::kFloorMod
+                                                   : AtomKind::kTruncMod;
+      partner.dtype = atoms_[id].dtype;
+      partner.operands = atoms_[id].operands;
+      partner.hash = atom_hash(partner);
+      Poly numerator = partner.operands[0];
+      if (is_mod) {
+        // b * mod + (b * c) * div == b * numerator.
+        int64_t div_id = lookup(partner);
+        int64_t want;
+        if (div_id < 0 || !checked_mul(coeff, c, &want)) continue;
+        Monomial div_mono = Monomial::of(static_cast<AtomId>(div_id));
+        auto it = std::find_if(p->terms.begin(), p->terms.end(), [&](const Term& t) { return t.mono == div_mono; });
+        if (it == p->terms.end() || it->coeff != want) continue;
+        Poly out;
+        if (!poly_add(*p, Poly::atom(id), -coeff, &out) ||
+            !poly_add(out, Poly::atom(static_cast<AtomId>(div_id)), -want, &out) ||
+            !poly_add(out, numerator, coeff, &out)) {
+          continue;
+        }
+        *p = std::move(out);
+        changed = true;
+      } else {
+        // a * div with a == -b * c: p == rest + b * numerator - b * c * div; when p contains
+        // b * numerator, rewriting that part to b * mod removes terms.
+        if (coeff % c != 0) continue;
+        int64_t b = -(coeff / c);
+        Poly out;
+        if (!poly_add(*p, numerator, -b, &out) || !poly_add(out, Poly::atom(id), -coeff, &out)) continue;
+        if (out.terms.size() + 1 >= p->terms.size()) continue;
+        AtomId mod_id = intern(std::move(partner));
+        if (!poly_add(out, Poly::atom(mod_id), b, &out)) continue;
+        *p = std::move(out);
+        changed = true;
       }
-      *p = std::move(out);
-      changed = true;
     }
     if (!changed) return;
   }

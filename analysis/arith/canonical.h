@@ -197,6 +197,7 @@ class Simplifier {
   bool difference(const Ref<PrimExpr>& a, const Ref<PrimExpr>& b, Poly* out);
 
   const Atom& atom(AtomId id) const { return atoms_[id]; }
+  size_t atom_count() const { return atoms_.size(); }
 
  private:
   friend class CanonicalRules;
@@ -239,14 +240,33 @@ class Simplifier {
   Ref<PrimExpr> simplify_not(const Ref<PrimExpr>& e);
   Ref<PrimExpr> simplify_children(const Ref<PrimExpr>& e);
   Ref<PrimExpr> render_compare(ir::ObjectKind kind, const Poly& d, DataType t);
+  // An integer comparison as `d <= 0`, `d == 0` or `d != 0` (for == and !=, d's first
+  // coefficient is positive).
+  struct ComparisonForm {
+    ir::ObjectKind kind;
+    Poly d;
+    DataType dtype;
+  };
+  bool comparison_form(const Ref<PrimExpr>& e, ComparisonForm* out);
+  Ref<PrimExpr> combine_comparisons(bool is_and, const Ref<PrimExpr>& a, const Ref<PrimExpr>& b);
 
   const VarTable& vars_;
   std::vector<Atom> atoms_;
   // Open-addressing index over atoms_: slot holds id + 1, 0 when empty. Size a power of two.
   std::vector<uint32_t> slots_;
   // Results for nodes met more than once (shared subtrees), so DAGs cost their size.
-  std::unordered_map<const PrimExpr*, Poly> poly_memo_;
-  std::unordered_map<const PrimExpr*, Ref<PrimExpr>> expr_memo_;
+  // Entries hold their key node: the simplifier makes and drops temporary nodes, and a dropped
+  // node's address may be reused by a new one within the same query.
+  struct PolyMemo {
+    Ref<PrimExpr> key;
+    Poly poly;
+  };
+  struct ExprMemo {
+    Ref<PrimExpr> key;
+    Ref<PrimExpr> result;
+  };
+  std::unordered_map<const PrimExpr*, PolyMemo> poly_memo_;
+  std::unordered_map<const PrimExpr*, ExprMemo> expr_memo_;
   // Nodes of the +/- or * chains being walked (a stack shared by nested walks).
   std::vector<const PrimExpr*> spine_;
   // Vars being expanded through a binding; a var bound to itself stays an atom.

@@ -131,13 +131,13 @@ Ref<PrimExpr> Simplifier::simplify(const Ref<PrimExpr>& e) {
   bool shared = node->use_count() > 1;
   if (shared) {
     auto it = expr_memo_.find(node);
-    if (it != expr_memo_.end()) return it->second;
+    if (it != expr_memo_.end()) return it->second.result;
   }
   if (depth_ >= kMaxDepth) return e;
   ++depth_;
   Ref<PrimExpr> r = t.is_bool() && t.is_scalar() ? simplify_bool(e) : simplify_children(e);
   --depth_;
-  if (shared) expr_memo_.emplace(node, r);
+  if (shared) expr_memo_.emplace(node, ExprMemo{e, r});
   return r;
 }
 
@@ -262,8 +262,99 @@ Ref<PrimExpr> Simplifier::simplify_logic(const Ref<PrimExpr>& e) {
   if (cb) return a;
   if (expr_equal(a, b)) return a;
   if (is_negation_of(a, b) || is_negation_of(b, a)) return tir::bool_imm(!is_and);
+  if (Ref<PrimExpr> r = combine_comparisons(is_and, a, b)) return r;
   if (a.same_as(node->a) && b.same_as(node->b)) return e;
   return ir::make<tir::BinaryOp>(e->kind(), e->dtype, a, b);
+}
+
+bool Simplifier::comparison_form(const Ref<PrimExpr>& e, ComparisonForm* out) {
+  ObjectKind kind = e->kind();
+  if (!is_comparison(kind)) return false;
+  auto* node = e.as_ptr<tir::BinaryOp>();
+  if (!is_index_dtype(node->a->dtype) || node->b->dtype != node->a->dtype) return false;
+  Poly d;
+  if (!difference(node->a, node->b, &d)) return false;
+  if (kind == ObjectKind::kGT || kind == ObjectKind::kGE) {
+    poly_scale(d, -1, &d);
+    kind = kind == ObjectKind::kGT ? ObjectKind::kLT : ObjectKind::kLE;
+  }
+  if (kind == ObjectKind::kLT) {
+    if (!poly_add_const(&d, 1)) return false;  // d < 0 <=> d + 1 <= 0 on integers
+    kind = ObjectKind::kLE;
+  }
+  if ((kind == ObjectKind::kEQ || kind == ObjectKind::kNE) && !d.terms.empty() && d.terms[0].coeff < 0) {
+    poly_scale(d, -1, &d);
+  }
+  out->kind = kind;
+  out->d = std::move(d);
+  out->dtype = node->a->dtype;
+  return true;
+}
+
+// Two integer comparisons whose differences differ by a constant (or sum to one) decide each
+// other: x < 5 and x < 3 is x < 3, n <= 0 and 0 <= n is n == 0, d == 0 or d != 0 is True.
+Ref<PrimExpr> Simplifier::combine_comparisons(bool is_and, const Ref<PrimExpr>& a, const Ref<PrimExpr>& b) {
+  ComparisonForm fa, fb;
+  if (!is_comparison(a->kind()) || !is_comparison(b->kind())) return nullptr;
+  if (!comparison_form(a, &fa) || !comparison_form(b, &fb) || fa.dtype != fb.dtype) return nullptr;
+  auto yes = [] { return tir::bool_imm(true); };
+  auto no = [] { return tir::bool_imm(false); };
+  Poly diff, sum;
+  bool const_diff = poly_add(fa.d, fb.d, -1, &diff) && diff.is_const();  // fa.d == fb.d + k
+  bool const_sum = poly_add(fa.d, fb.d, 1, &sum) && sum.is_const();     // fb.d == k - fa.d
+  bool a_le = fa.kind == ObjectKind::kLE, b_le = fb.kind == ObjectKind::kLE;
+  if (a_le && b_le) {
+    if (const_diff) {
+      // fa.d <= 0 implies fb.d <= 0 when k >= 0.
+      bool a_implies_b = diff.constant >= 0;
+      if (is_and) return a_implies_b ? a : b;
+      return a_implies_b ? b : a;
+    }
+    if (const_sum) {
+      int64_t k = sum.constant;  // k <= fa.d <= 0 for and, fa.d <= 0 or fa.d >= k for or
+      if (is_and) {
+        if (k > 0) return no();
+        if (k == 0) return render_compare(ObjectKind::kEQ, fa.d, fa.dtype);
+      } else if (k <= 1) {
+        return yes();
+      }
+    }
+    return nullptr;
+  }
+  if (!a_le && !b_le) {
+    // == and != on the same difference, or on differences a non-zero constant apart.
+    if (!const_diff) return nullptr;
+    bool a_eq = fa.kind == ObjectKind::kEQ, b_eq = fb.kind == ObjectKind::kEQ;
+    if (diff.constant == 0) {
+      if (a_eq == b_eq) return a;
+      return is_and ? no() : yes();
+    }
+    if (a_eq && b_eq) return is_and ? no() : nullptr;
+    if (!a_eq && !b_eq) return is_and ? nullptr : yes();
+    // One is d == 0, the other d + k != 0 with k != 0: the equality implies the inequality.
+    const Ref<PrimExpr>& eq = a_eq ? a : b;
+    const Ref<PrimExpr>& ne = a_eq ? b : a;
+    return is_and ? eq : ne;
+  }
+  // One equality (or inequality) and one <=: only == is decided, from the value it fixes.
+  const ComparisonForm& f_eq = a_le ? fb : fa;
+  const ComparisonForm& f_le = a_le ? fa : fb;
+  if (f_eq.kind != ObjectKind::kEQ) return nullptr;
+  const Ref<PrimExpr>& eq = a_le ? b : a;
+  const Ref<PrimExpr>& le = a_le ? a : b;
+  // With f_eq.d == 0, f_le.d is the constant k (or -k when the signs are opposite).
+  Poly rest;
+  int64_t k;
+  if (poly_add(f_le.d, f_eq.d, -1, &rest) && rest.is_const()) {
+    k = rest.constant;
+  } else if (poly_add(f_le.d, f_eq.d, 1, &rest) && rest.is_const()) {
+    k = rest.constant;
+  } else {
+    return nullptr;
+  }
+  bool implied = k <= 0;  // the equality makes the <= hold
+  if (is_and) return implied ? eq : no();
+  return implied ? le : nullptr;
 }
 
 Ref<PrimExpr> Simplifier::simplify_not(const Ref<PrimExpr>& e) {
