@@ -246,20 +246,58 @@ Poly Simplifier::canon_sum(const PrimExpr* e) {
     if (!is_sum(next) || next->dtype != t || next->use_count() != 1 || !well_typed_binary(next)) break;
     node = next;
   }
-  Poly acc = canon(static_cast<const tir::BinaryOp*>(spine_.back())->a);
-  for (size_t i = spine_.size(); i-- > base;) {
-    auto* item = static_cast<const tir::BinaryOp*>(spine_[i]);
-    Poly rhs = canon(item->b);
-    Poly next;
-    if (!poly_add(acc, rhs, item->kind() == ObjectKind::kSub ? -1 : 1, &next) || !poly_fits(next, t)) {
-      // Overflow: this node stays a sum of its simplified operands.
-      next = opaque(tir::binary(item->kind(), render(acc, t), render(rhs, t)));
+  // Canonicalize every operand, then merge all their terms at once: adding them one by one
+  // would cost quadratic time on long sums of distinct terms.
+  std::vector<Poly> operands;
+  operands.reserve(spine_.size() - base + 1);
+  operands.push_back(canon(static_cast<const tir::BinaryOp*>(spine_.back())->a));
+  for (size_t i = spine_.size(); i-- > base;) operands.push_back(canon(static_cast<const tir::BinaryOp*>(spine_[i])->b));
+  Poly acc;
+  if (!merge_sum(operands, spine_.size() - base, base, &acc) || !poly_fits(acc, t)) {
+    // Overflow somewhere: add step by step, keeping the nodes that overflow as written.
+    acc = std::move(operands[0]);
+    for (size_t i = spine_.size(), k = 1; i-- > base; ++k) {
+      auto* item = static_cast<const tir::BinaryOp*>(spine_[i]);
+      Poly next;
+      if (!poly_add(acc, operands[k], item->kind() == ObjectKind::kSub ? -1 : 1, &next) || !poly_fits(next, t)) {
+        next = opaque(tir::binary(item->kind(), render(acc, t), render(operands[k], t)));
+      }
+      acc = std::move(next);
     }
-    acc = std::move(next);
   }
   spine_.resize(base);
   recombine(&acc);
   return acc;
+}
+
+bool Simplifier::merge_sum(const std::vector<Poly>& operands, size_t count, size_t base, Poly* out) {
+  // operands[0] is the leftmost leaf; operands[k] is the right operand of spine_[base + count - k].
+  if (count == 1) {
+    bool sub = spine_[base]->kind() == ObjectKind::kSub;
+    return poly_add(operands[0], operands[1], sub ? -1 : 1, out);
+  }
+  std::vector<Term> terms;
+  int64_t constant = 0;
+  for (size_t k = 0; k < operands.size(); ++k) {
+    bool sub = k > 0 && spine_[base + count - k]->kind() == ObjectKind::kSub;
+    const Poly& p = operands[k];
+    if (!checked_add(constant, sub ? -p.constant : p.constant, &constant)) return false;
+    for (const Term& t : p.terms) terms.push_back({t.mono, sub ? -t.coeff : t.coeff});
+  }
+  std::stable_sort(terms.begin(), terms.end(), [](const Term& a, const Term& b) { return compare(a.mono, b.mono) < 0; });
+  Poly r;
+  r.constant = constant;
+  for (size_t i = 0; i < terms.size();) {
+    int64_t sum = terms[i].coeff;
+    size_t j = i + 1;
+    for (; j < terms.size() && terms[j].mono == terms[i].mono; ++j) {
+      if (!checked_add(sum, terms[j].coeff, &sum)) return false;
+    }
+    if (sum != 0) r.terms.push_back({terms[i].mono, sum});
+    i = j;
+  }
+  *out = std::move(r);
+  return true;
 }
 
 Poly Simplifier::canon_product(const PrimExpr* e) {

@@ -206,6 +206,7 @@ class Simplifier {
   Poly canon_node(const PrimExpr* e, const Ref<PrimExpr>& ref);
   Poly canon_var(const Ref<PrimExpr>& e);
   Poly canon_sum(const PrimExpr* e);
+  bool merge_sum(const std::vector<Poly>& operands, size_t count, size_t base, Poly* out);
   Poly canon_product(const PrimExpr* e);
   Poly opaque(const Ref<PrimExpr>& e);
   Poly opaque_leaf(const Ref<PrimExpr>& e);
