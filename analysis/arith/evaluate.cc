@@ -13,7 +13,8 @@ using ir::Ref;
 namespace tir = ir::tir;
 using Value = std::optional<int64_t>;
 
-constexpr int kMaxDepth = 10000;
+// Nesting other than left-nested chains recurses; deeper than this evaluates to nullopt.
+constexpr int kMaxDepth = 2000;
 
 // The value of an integer result of dtype `t`: checked for signed types, wrapped for unsigned.
 Value in_dtype(ir::DataType t, __int128 v) {
@@ -90,13 +91,29 @@ class Evaluator {
       default: break;
     }
     if (!tir::BinaryOp::classof(e)) return std::nullopt;
-    auto* b = static_cast<const tir::BinaryOp*>(e);
-    if (!b->a->dtype.is_integer_like() || !b->b->dtype.is_integer_like()) return std::nullopt;
-    Value x = eval(b->a.get());
+    // Walk the left spine iteratively so that long chains (a + b + c + ...) do not recurse.
+    std::vector<const tir::BinaryOp*> spine;
+    const tir::PrimExpr* node = e;
+    while (tir::BinaryOp::classof(node) && spine.size() < (1u << 24)) {
+      spine.push_back(static_cast<const tir::BinaryOp*>(node));
+      node = spine.back()->a.get();
+    }
+    Value acc = eval(node);
+    for (size_t i = spine.size(); i-- > 0 && acc;) acc = apply(spine[i], *acc);
+    return acc;
+  }
+
+  // The value of `b` given the value of its left operand.
+  Value apply(const tir::BinaryOp* b, int64_t left) {
+    ir::DataType t = b->dtype;
+    if (!t.is_scalar() || !t.is_integer_like() || !b->a->dtype.is_integer_like() ||
+        !b->b->dtype.is_integer_like()) {
+      return std::nullopt;
+    }
     Value y = eval(b->b.get());
-    if (!x || !y) return std::nullopt;
-    __int128 u = *x, w = *y;
-    switch (e->kind()) {
+    if (!y) return std::nullopt;
+    __int128 u = left, w = *y;
+    switch (b->kind()) {
       case ObjectKind::kAdd: return in_dtype(t, u + w);
       case ObjectKind::kSub: return in_dtype(t, u - w);
       case ObjectKind::kMul: return in_dtype(t, u * w);

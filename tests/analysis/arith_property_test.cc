@@ -170,8 +170,8 @@ Stats check_simplify(Analyzer& az, uint64_t seed, DataType t, int count, int dep
       if (!ve) continue;  // undefined (division by zero, overflow): anything goes
       auto vs = evaluate(s, a);
       ++st.evaluations;
-      REQUIRE(vs.has_value());
-      REQUIRE(*vs == *ve);
+      // Assert only on a mismatch: a million passing assertions would dominate the run time.
+      if (!vs || *vs != *ve) REQUIRE(vs == ve);
     }
     // Idempotent: the canonical form is its own canonical form.
     Ref<tir::PrimExpr> again = az.simplify(s);
@@ -210,12 +210,10 @@ int check_decisions(Analyzer& az, uint64_t seed, int count, int64_t lo, int64_t 
     for (const Assignment& asg : as.list) {
       auto va = evaluate(a, asg), vb = evaluate(b, asg);
       if (!va || !vb) continue;
-      if (eq == Proof::kYes) REQUIRE(*va == *vb);
-      if (eq == Proof::kNo) REQUIRE(*va != *vb);
-      if (lt == Proof::kYes) REQUIRE(*va < *vb);
-      if (lt == Proof::kNo) REQUIRE(*va >= *vb);
-      if (le == Proof::kYes) REQUIRE(*va <= *vb);
-      if (le == Proof::kNo) REQUIRE(*va > *vb);
+      bool ok = (eq != Proof::kYes || *va == *vb) && (eq != Proof::kNo || *va != *vb) &&
+                (lt != Proof::kYes || *va < *vb) && (lt != Proof::kNo || *va >= *vb) &&
+                (le != Proof::kYes || *va <= *vb) && (le != Proof::kNo || *va > *vb);
+      if (!ok) FAIL("a = " << *va << ", b = " << *vb);
     }
   }
   return decided;
@@ -225,30 +223,30 @@ int check_decisions(Analyzer& az, uint64_t seed, int count, int64_t lo, int64_t 
 
 TEST_CASE("simplify keeps values: non-negative int64 vars") {
   Analyzer az(AnalyzerOptions{.non_negative_int64_vars = true});
-  Stats st = check_simplify(az, 1, DataType::Int64(), 4000, 4, 0, 17);
-  CHECK(st.evaluations > 50000);
+  Stats st = check_simplify(az, 1, DataType::Int64(), 8000, 4, 0, 17);
+  CHECK(st.evaluations > 100000);
   CHECK(st.changed > st.trees / 2);
   CHECK(st.not_idempotent == 0);
 }
 
 TEST_CASE("simplify keeps values: signed int64 vars") {
   Analyzer az;
-  Stats st = check_simplify(az, 2, DataType::Int64(), 4000, 4, -17, 17);
-  CHECK(st.evaluations > 50000);
+  Stats st = check_simplify(az, 2, DataType::Int64(), 8000, 4, -17, 17);
+  CHECK(st.evaluations > 100000);
   CHECK(st.not_idempotent == 0);
 }
 
 TEST_CASE("simplify keeps values and dtype: int32") {
   Analyzer az;
-  Stats st = check_simplify(az, 3, DataType::Int32(), 2000, 4, -9, 9);
-  CHECK(st.evaluations > 20000);
+  Stats st = check_simplify(az, 3, DataType::Int32(), 4000, 4, -9, 9);
+  CHECK(st.evaluations > 40000);
   CHECK(st.not_idempotent == 0);
 }
 
 TEST_CASE("simplify keeps values: deep trees") {
   Analyzer az(AnalyzerOptions{.non_negative_int64_vars = true});
-  Stats st = check_simplify(az, 4, DataType::Int64(), 500, 7, 0, 9);
-  CHECK(st.evaluations > 5000);
+  Stats st = check_simplify(az, 4, DataType::Int64(), 1000, 7, 0, 9);
+  CHECK(st.evaluations > 10000);
 }
 
 TEST_CASE("simplify keeps values: bounded vars") {
@@ -270,7 +268,7 @@ TEST_CASE("simplify keeps values: bounded vars") {
     as.push_back(std::move(a));
   }
   int evaluations = 0;
-  for (int i = 0; i < 3000; ++i) {
+  for (int i = 0; i < 4000; ++i) {
     X e = rng.chance(80) ? gen.int_expr(4) : gen.bool_expr(3);
     Ref<tir::PrimExpr> s = az.simplify(e);
     INFO("original:   " << e.str());
@@ -280,21 +278,20 @@ TEST_CASE("simplify keeps values: bounded vars") {
       if (!ve) continue;
       auto vs = evaluate(s, a);
       ++evaluations;
-      REQUIRE(vs.has_value());
-      REQUIRE(*vs == *ve);
+      if (!vs || *vs != *ve) REQUIRE(vs == ve);
     }
   }
-  CHECK(evaluations > 50000);
+  CHECK(evaluations > 80000);
 }
 
 TEST_CASE("decisions agree with evaluation: non-negative vars") {
   Analyzer az(AnalyzerOptions{.non_negative_int64_vars = true});
-  int decided = check_decisions(az, 6, 3000, 0, 17);
-  CHECK(decided > 3000);
+  int decided = check_decisions(az, 6, 5000, 0, 17);
+  CHECK(decided > 5000);
 }
 
 TEST_CASE("decisions agree with evaluation: signed vars") {
   Analyzer az;
-  int decided = check_decisions(az, 7, 3000, -17, 17);
-  CHECK(decided > 2000);
+  int decided = check_decisions(az, 7, 5000, -17, 17);
+  CHECK(decided > 3000);
 }
