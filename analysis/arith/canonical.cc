@@ -18,8 +18,6 @@ using ir::ObjectKind;
 
 // Nesting beyond this is kept as an opaque subtree; it bounds the recursion of every analysis.
 constexpr int kMaxDepth = 400;
-// Case splits strong_bound may make in one query.
-constexpr int kSplitBudget = 64;
 
 size_t mix(size_t h, size_t v) { return h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)); }
 
@@ -72,7 +70,7 @@ void Simplifier::reset() {
   if (!expr_memo_.empty()) expr_memo_.clear();
   expanding_.clear();
   depth_ = 0;
-  budget_ = kSplitBudget;
+  budget_ = 0;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -207,6 +205,15 @@ Poly Simplifier::canon_node(const PrimExpr* e, const Ref<PrimExpr>& ref) {
     case ObjectKind::kMax: return canon_minmax(e);
     case ObjectKind::kSelect: return canon_select(e);
     case ObjectKind::kCast: return canon_cast(e, ref);
+    case ObjectKind::kTirCall: {
+      // if_then_else evaluates only the chosen branch: a known condition picks it.
+      auto* c = static_cast<const tir::Call*>(e);
+      if (c->op == "tir.if_then_else" && c->args.size() == 3 && c->args[1]->dtype == e->dtype &&
+          c->args[2]->dtype == e->dtype) {
+        if (auto v = tir::as_const_int(simplify(c->args[0]))) return canon(c->args[*v ? 1 : 2]);
+      }
+      return opaque(simplify_children(ref));
+    }
     default: return opaque(simplify_children(ref));
   }
 }

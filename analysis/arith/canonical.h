@@ -273,7 +273,7 @@ class Simplifier {
   // Vars being expanded through a binding; a var bound to itself stays an atom.
   std::vector<const tir::Var*> expanding_;
   int depth_ = 0;
-  int budget_ = 0;  // strong_bound case splits left in this query
+  int budget_ = 0;  // case splits left to the current strong_bound call
 };
 
 }  // namespace relax::analysis::arith

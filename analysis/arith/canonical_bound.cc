@@ -12,6 +12,8 @@ namespace relax::analysis::arith {
 namespace {
 
 constexpr int kDecisionDepth = 3;
+// Case splits one strong_bound call may make.
+constexpr int kSplitBudget = 64;
 // Case splits on an atom with more operands than this are skipped (each one multiplies work).
 constexpr size_t kMaxSplitOperands = 4;
 
@@ -137,7 +139,10 @@ ModularSet Simplifier::modular(const Poly& p) {
   return acc;
 }
 
-ConstIntBound Simplifier::strong_bound(const Poly& p, int depth) { return strong_bound_at(p, depth); }
+ConstIntBound Simplifier::strong_bound(const Poly& p, int depth) {
+  budget_ = kSplitBudget;  // per question, so that one question cannot starve the next
+  return strong_bound_at(p, depth);
+}
 
 ConstIntBound Simplifier::strong_bound_at(const Poly& p, int depth) {
   ConstIntBound b = tighten(bound(p), modular(p));

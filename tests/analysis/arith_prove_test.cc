@@ -80,6 +80,10 @@ TEST_CASE("prove_less and prove_less_equal") {
   CHECK(az.prove_less_equal(fdiv(n, 4) * 4, n) == kYes);
   CHECK(az.prove_less(n, fdiv(n, 4) * 4 + 4) == kYes);
   CHECK(az.prove_less(fmod(n, 8), i64(8)) == kYes);
+  // ceildiv(n, 4) == (n + 3) // 4 rounds up: 4 * ceildiv(n, 4) is in [n, n + 3].
+  CHECK(az.prove_greater_equal(fdiv(n + 3, 4) * 4, n) == kYes);
+  CHECK(az.prove_less_equal(fdiv(n + 3, 4) * 4, n + 3) == kYes);
+  CHECK(az.prove_less(fdiv(n + 3, 4) * 4, n) == kNo);
   CHECK(az.prove_less_equal(min(n, m), n) == kYes);
   CHECK(az.prove_less_equal(m, max(n, m)) == kYes);
   CHECK(az.prove_less(max(n, m) + 1, m) == kNo);
