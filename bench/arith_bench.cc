@@ -17,14 +17,30 @@ using relax::ir::Ref;
 namespace tir = relax::ir::tir;
 using E = Ref<tir::PrimExpr>;
 
-E v(const std::string& name) { return relax::ir::make<tir::Var>(name, DataType::Int64()); }
-E c(int64_t x) { return tir::int64(x); }
-E add(E a, E b) { return tir::binary(ObjectKind::kAdd, a, b); }
-E sub(E a, E b) { return tir::binary(ObjectKind::kSub, a, b); }
-E mul(E a, E b) { return tir::binary(ObjectKind::kMul, a, b); }
-E fdiv(E a, E b) { return tir::binary(ObjectKind::kFloorDiv, a, b); }
-E fmod(E a, E b) { return tir::binary(ObjectKind::kFloorMod, a, b); }
-E min(E a, E b) { return tir::binary(ObjectKind::kMin, a, b); }
+E v(const std::string& name) {
+  return relax::ir::make<tir::Var>(name, DataType::Int64());
+}
+E c(int64_t x) {
+  return tir::int64(x);
+}
+E add(E a, E b) {
+  return tir::binary(ObjectKind::kAdd, a, b);
+}
+E sub(E a, E b) {
+  return tir::binary(ObjectKind::kSub, a, b);
+}
+E mul(E a, E b) {
+  return tir::binary(ObjectKind::kMul, a, b);
+}
+E fdiv(E a, E b) {
+  return tir::binary(ObjectKind::kFloorDiv, a, b);
+}
+E fmod(E a, E b) {
+  return tir::binary(ObjectKind::kFloorMod, a, b);
+}
+E min(E a, E b) {
+  return tir::binary(ObjectKind::kMin, a, b);
+}
 
 double time_ns(int iterations, const std::function<void()>& body) {
   auto start = std::chrono::steady_clock::now();
@@ -56,16 +72,24 @@ int main() {
   double total = 0;
   for (const E& s : shapes) total += time_ns(kIterations / 10, [&] { az.simplify(s); });
   std::printf("%-40s %10.0f\n", "simplify (mix of shape formulas)", total / shapes.size());
-  std::printf("%-40s %10.0f\n", "simplify(n * 2 + 2)", time_ns(kIterations, [&] { az.simplify(shapes[3]); }));
-  std::printf("%-40s %10.0f\n", "simplify(conv output size)", time_ns(kIterations, [&] { az.simplify(shapes[5]); }));
-  std::printf("%-40s %10.0f\n", "prove_equal(n, n)", time_ns(kIterations, [&] { az.prove_equal(n, n); }));
-  std::printf("%-40s %10.0f\n", "prove_equal(4, 4)", time_ns(kIterations, [&] { az.prove_equal(c(4), c(4)); }));
-  std::printf("%-40s %10.0f\n", "prove_equal(n, m)", time_ns(kIterations, [&] { az.prove_equal(n, m); }));
+  std::printf("%-40s %10.0f\n", "simplify(n * 2 + 2)",
+              time_ns(kIterations, [&] { az.simplify(shapes[3]); }));
+  std::printf("%-40s %10.0f\n", "simplify(conv output size)",
+              time_ns(kIterations, [&] { az.simplify(shapes[5]); }));
+  std::printf("%-40s %10.0f\n", "prove_equal(n, n)",
+              time_ns(kIterations, [&] { az.prove_equal(n, n); }));
+  std::printf("%-40s %10.0f\n", "prove_equal(4, 4)",
+              time_ns(kIterations, [&] { az.prove_equal(c(4), c(4)); }));
+  std::printf("%-40s %10.0f\n", "prove_equal(n, m)",
+              time_ns(kIterations, [&] { az.prove_equal(n, m); }));
   E a = mul(add(n, c(1)), c(2)), b = add(mul(c(2), n), c(2));
-  std::printf("%-40s %10.0f\n", "prove_equal((n+1)*2, 2*n+2)", time_ns(kIterations, [&] { az.prove_equal(a, b); }));
+  std::printf("%-40s %10.0f\n", "prove_equal((n+1)*2, 2*n+2)",
+              time_ns(kIterations, [&] { az.prove_equal(a, b); }));
   E p = mul(fdiv(n, c(4)), c(4));
-  std::printf("%-40s %10.0f\n", "prove_less_equal(n//4*4, n)", time_ns(kIterations, [&] { az.prove_less_equal(p, n); }));
+  std::printf("%-40s %10.0f\n", "prove_less_equal(n//4*4, n)",
+              time_ns(kIterations, [&] { az.prove_less_equal(p, n); }));
   E q = mul(n, c(2)), r = add(mul(m, c(2)), c(1));
-  std::printf("%-40s %10.0f\n", "prove_equal(2n, 2m+1) (modular)", time_ns(kIterations, [&] { az.prove_equal(q, r); }));
+  std::printf("%-40s %10.0f\n", "prove_equal(2n, 2m+1) (modular)",
+              time_ns(kIterations, [&] { az.prove_equal(q, r); }));
   return 0;
 }

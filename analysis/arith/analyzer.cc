@@ -42,8 +42,9 @@ void Analyzer::update_bound(const Ref<Var>& var, const ConstIntBound& bound) {
 void Analyzer::bind(const Ref<Var>& var, const Ref<ir::tir::Range>& range) {
   if (!range || !range->min || !range->extent) return;
   ConstIntBound lo = const_int_bound(range->min);
-  auto last = tir::binary(ObjectKind::kSub, tir::binary(ObjectKind::kAdd, range->min, range->extent),
-                          tir::int_imm(range->min->dtype, 1));
+  auto last =
+      tir::binary(ObjectKind::kSub, tir::binary(ObjectKind::kAdd, range->min, range->extent),
+                  tir::int_imm(range->min->dtype, 1));
   ConstIntBound hi = const_int_bound(last);
   update_bound(var, {lo.min_value, hi.max_value});
 }
@@ -79,8 +80,8 @@ Ref<ir::tir::PrimExpr> Analyzer::simplify(const Ref<PrimExpr>& e) {
   return r;
 }
 
-Ref<ir::tir::PrimExpr> Analyzer::substitute(const Ref<PrimExpr>& e,
-                                            const std::unordered_map<Ref<Var>, Ref<PrimExpr>>& map) {
+Ref<ir::tir::PrimExpr> Analyzer::substitute(
+    const Ref<PrimExpr>& e, const std::unordered_map<Ref<Var>, Ref<PrimExpr>>& map) {
   return simplify(arith::substitute(e, map));
 }
 
@@ -198,7 +199,8 @@ void learn(Analyzer& analyzer, Simplifier& simp, ObjectKind op, Poly d) {
   }
 }
 
-void collect_facts(Analyzer& analyzer, Simplifier& simp, const Ref<tir::PrimExpr>& cond, int depth) {
+void collect_facts(Analyzer& analyzer, Simplifier& simp, const Ref<tir::PrimExpr>& cond,
+                   int depth) {
   if (!cond || depth > 64) return;
   ObjectKind k = cond->kind();
   if (k == ObjectKind::kAnd) {
@@ -223,6 +225,8 @@ ConstraintScope::ConstraintScope(Analyzer& analyzer, const ir::Ref<ir::tir::Prim
   collect_facts(analyzer, *analyzer.simplifier_, condition, 0);
 }
 
-ConstraintScope::~ConstraintScope() { *analyzer_.vars_ = std::move(*saved_); }
+ConstraintScope::~ConstraintScope() {
+  *analyzer_.vars_ = std::move(*saved_);
+}
 
 }  // namespace relax::analysis::arith

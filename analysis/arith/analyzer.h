@@ -55,7 +55,8 @@ class Analyzer {
   // allow, logic folded. The dtype is preserved. Returns `e` itself when nothing changes.
   Ref<PrimExpr> simplify(const Ref<PrimExpr>& e);
   // simplify(substitute(e, map)).
-  Ref<PrimExpr> substitute(const Ref<PrimExpr>& e, const std::unordered_map<Ref<Var>, Ref<PrimExpr>>& map);
+  Ref<PrimExpr> substitute(const Ref<PrimExpr>& e,
+                           const std::unordered_map<Ref<Var>, Ref<PrimExpr>>& map);
 
   // ---- Decisions ----
 
@@ -63,18 +64,26 @@ class Analyzer {
   // kUnknown otherwise.
   Proof prove(const Ref<PrimExpr>& cond);
   Proof prove_equal(const Ref<PrimExpr>& a, const Ref<PrimExpr>& b);
-  Proof prove_not_equal(const Ref<PrimExpr>& a, const Ref<PrimExpr>& b) { return proof_not(prove_equal(a, b)); }
+  Proof prove_not_equal(const Ref<PrimExpr>& a, const Ref<PrimExpr>& b) {
+    return proof_not(prove_equal(a, b));
+  }
   Proof prove_less(const Ref<PrimExpr>& a, const Ref<PrimExpr>& b);
   Proof prove_less_equal(const Ref<PrimExpr>& a, const Ref<PrimExpr>& b);
   Proof prove_greater(const Ref<PrimExpr>& a, const Ref<PrimExpr>& b) { return prove_less(b, a); }
-  Proof prove_greater_equal(const Ref<PrimExpr>& a, const Ref<PrimExpr>& b) { return prove_less_equal(b, a); }
+  Proof prove_greater_equal(const Ref<PrimExpr>& a, const Ref<PrimExpr>& b) {
+    return prove_less_equal(b, a);
+  }
 
   bool can_prove(const Ref<PrimExpr>& cond) { return prove(cond) == Proof::kYes; }
-  bool can_prove_equal(const Ref<PrimExpr>& a, const Ref<PrimExpr>& b) { return prove_equal(a, b) == Proof::kYes; }
+  bool can_prove_equal(const Ref<PrimExpr>& a, const Ref<PrimExpr>& b) {
+    return prove_equal(a, b) == Proof::kYes;
+  }
   bool can_prove_not_equal(const Ref<PrimExpr>& a, const Ref<PrimExpr>& b) {
     return prove_equal(a, b) == Proof::kNo;
   }
-  bool can_prove_less(const Ref<PrimExpr>& a, const Ref<PrimExpr>& b) { return prove_less(a, b) == Proof::kYes; }
+  bool can_prove_less(const Ref<PrimExpr>& a, const Ref<PrimExpr>& b) {
+    return prove_less(a, b) == Proof::kYes;
+  }
   bool can_prove_less_equal(const Ref<PrimExpr>& a, const Ref<PrimExpr>& b) {
     return prove_less_equal(a, b) == Proof::kYes;
   }

@@ -31,8 +31,12 @@ int64_t narrow_hi(Wide w) {
   if (w <= kNegInf) return kNegInf + 1;
   return static_cast<int64_t>(w);
 }
-bool is_inf(Wide w) { return w >= kBig || w <= -kBig; }
-int sign(Wide w) { return w > 0 ? 1 : (w < 0 ? -1 : 0); }
+bool is_inf(Wide w) {
+  return w >= kBig || w <= -kBig;
+}
+int sign(Wide w) {
+  return w > 0 ? 1 : (w < 0 ? -1 : 0);
+}
 
 // Inputs are either infinite or within int64, so finite products fit in 127 bits.
 Wide wmul(Wide a, Wide b) {
@@ -229,15 +233,15 @@ ConstIntBound tighten(const ConstIntBound& b, const ModularSet& m) {
   if (r.min_value != kNegInf) {
     // Round up to the next member of the set; give up on overflow.
     int64_t d;
-    if (checked_sub(m.base, r.min_value, &d) && checked_add(r.min_value, floormod_i64(d, m.coeff), &step) &&
-        step < kPosInf) {
+    if (checked_sub(m.base, r.min_value, &d) &&
+        checked_add(r.min_value, floormod_i64(d, m.coeff), &step) && step < kPosInf) {
       r.min_value = step;
     }
   }
   if (r.max_value != kPosInf) {
     int64_t d;
-    if (checked_sub(r.max_value, m.base, &d) && checked_sub(r.max_value, floormod_i64(d, m.coeff), &step) &&
-        step > kNegInf) {
+    if (checked_sub(r.max_value, m.base, &d) &&
+        checked_sub(r.max_value, floormod_i64(d, m.coeff), &step) && step > kNegInf) {
       r.max_value = step;
     }
   }

@@ -20,7 +20,9 @@ struct ConstIntBound {
   static ConstIntBound point(int64_t v) { return {v, v}; }
   static ConstIntBound range(int64_t lo, int64_t hi) { return {lo, hi}; }
 
-  bool is_const() const { return min_value == max_value && min_value != kNegInf && min_value != kPosInf; }
+  bool is_const() const {
+    return min_value == max_value && min_value != kNegInf && min_value != kPosInf;
+  }
   bool is_empty() const { return min_value > max_value; }
   bool is_non_negative() const { return min_value >= 0; }
   bool is_positive() const { return min_value > 0; }

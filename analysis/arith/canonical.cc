@@ -19,33 +19,50 @@ using ir::ObjectKind;
 // Nesting beyond this is kept as an opaque subtree; it bounds the recursion of every analysis.
 constexpr int kMaxDepth = 400;
 
-size_t mix(size_t h, size_t v) { return h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)); }
+size_t mix(size_t h, size_t v) {
+  return h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
+}
 
 size_t atom_hash(const Atom& a) {
-  size_t h = mix(static_cast<size_t>(a.kind), (static_cast<size_t>(a.dtype.bits()) << 8) |
-                                                  static_cast<size_t>(a.dtype.code()));
+  size_t h = mix(static_cast<size_t>(a.kind),
+                 (static_cast<size_t>(a.dtype.bits()) << 8) | static_cast<size_t>(a.dtype.code()));
   switch (a.kind) {
     case AtomKind::kVar:
-    case AtomKind::kIdentity: return mix(h, std::hash<const void*>()(a.expr.get()));
-    case AtomKind::kOpaque: return mix(h, expr_hash(a.expr));
-    case AtomKind::kSelect: h = mix(h, expr_hash(a.expr)); break;
-    case AtomKind::kCast: h = mix(h, static_cast<size_t>(a.operand_dtype.bits())); break;
-    default: break;
+    case AtomKind::kIdentity:
+      return mix(h, std::hash<const void*>()(a.expr.get()));
+    case AtomKind::kOpaque:
+      return mix(h, expr_hash(a.expr));
+    case AtomKind::kSelect:
+      h = mix(h, expr_hash(a.expr));
+      break;
+    case AtomKind::kCast:
+      h = mix(h, static_cast<size_t>(a.operand_dtype.bits()));
+      break;
+    default:
+      break;
   }
   for (const Poly& p : a.operands) h = mix(h, poly_hash(p));
   return h;
 }
 
-bool is_sum(const PrimExpr* e) { return e->kind() == ObjectKind::kAdd || e->kind() == ObjectKind::kSub; }
+bool is_sum(const PrimExpr* e) {
+  return e->kind() == ObjectKind::kAdd || e->kind() == ObjectKind::kSub;
+}
 
 ObjectKind atom_op_kind(AtomKind k) {
   switch (k) {
-    case AtomKind::kFloorDiv: return ObjectKind::kFloorDiv;
-    case AtomKind::kFloorMod: return ObjectKind::kFloorMod;
-    case AtomKind::kTruncDiv: return ObjectKind::kDiv;
-    case AtomKind::kTruncMod: return ObjectKind::kMod;
-    case AtomKind::kMin: return ObjectKind::kMin;
-    default: return ObjectKind::kMax;
+    case AtomKind::kFloorDiv:
+      return ObjectKind::kFloorDiv;
+    case AtomKind::kFloorMod:
+      return ObjectKind::kFloorMod;
+    case AtomKind::kTruncDiv:
+      return ObjectKind::kDiv;
+    case AtomKind::kTruncMod:
+      return ObjectKind::kMod;
+    case AtomKind::kMin:
+      return ObjectKind::kMin;
+    default:
+      return ObjectKind::kMax;
   }
 }
 
@@ -54,7 +71,8 @@ ObjectKind atom_op_kind(AtomKind k) {
 ConstIntBound VarTable::bound_of(const tir::Var* v) const {
   ConstIntBound b{std::max(dtype_min(v->dtype), ConstIntBound::kNegInf),
                   std::min(dtype_max(v->dtype), ConstIntBound::kPosInf)};
-  if (non_negative_int64 && v->dtype == DataType::Int64()) b.min_value = std::max<int64_t>(b.min_value, 0);
+  if (non_negative_int64 && v->dtype == DataType::Int64())
+    b.min_value = std::max<int64_t>(b.min_value, 0);
   if (const VarInfo* info = find(v)) b = bound_intersect(b, info->bound);
   return b;
 }
@@ -80,15 +98,18 @@ bool Simplifier::atoms_equal(const Atom& a, const Atom& b) const {
   if (a.kind != b.kind || a.dtype != b.dtype) return false;
   switch (a.kind) {
     case AtomKind::kVar:
-    case AtomKind::kIdentity: return a.expr.get() == b.expr.get();
-    case AtomKind::kOpaque: return expr_equal(a.expr, b.expr);
+    case AtomKind::kIdentity:
+      return a.expr.get() == b.expr.get();
+    case AtomKind::kOpaque:
+      return expr_equal(a.expr, b.expr);
     case AtomKind::kSelect:
       if (!expr_equal(a.expr, b.expr)) return false;
       break;
     case AtomKind::kCast:
       if (a.operand_dtype != b.operand_dtype) return false;
       break;
-    default: break;
+    default:
+      break;
   }
   if (a.operands.size() != b.operands.size()) return false;
   for (size_t i = 0; i < a.operands.size(); ++i) {
@@ -195,16 +216,22 @@ Poly Simplifier::canon_node(const PrimExpr* e, const Ref<PrimExpr>& ref) {
   if (tir::BinaryOp::classof(e) && !well_typed_binary(e)) return opaque(simplify_children(ref));
   switch (k) {
     case ObjectKind::kAdd:
-    case ObjectKind::kSub: return canon_sum(e);
-    case ObjectKind::kMul: return canon_product(e);
+    case ObjectKind::kSub:
+      return canon_sum(e);
+    case ObjectKind::kMul:
+      return canon_product(e);
     case ObjectKind::kDiv:
     case ObjectKind::kMod:
     case ObjectKind::kFloorDiv:
-    case ObjectKind::kFloorMod: return canon_div(e);
+    case ObjectKind::kFloorMod:
+      return canon_div(e);
     case ObjectKind::kMin:
-    case ObjectKind::kMax: return canon_minmax(e);
-    case ObjectKind::kSelect: return canon_select(e);
-    case ObjectKind::kCast: return canon_cast(e, ref);
+    case ObjectKind::kMax:
+      return canon_minmax(e);
+    case ObjectKind::kSelect:
+      return canon_select(e);
+    case ObjectKind::kCast:
+      return canon_cast(e, ref);
     case ObjectKind::kTirCall: {
       // if_then_else evaluates only the chosen branch: a known condition picks it.
       auto* c = static_cast<const tir::Call*>(e);
@@ -214,7 +241,8 @@ Poly Simplifier::canon_node(const PrimExpr* e, const Ref<PrimExpr>& ref) {
       }
       return opaque(simplify_children(ref));
     }
-    default: return opaque(simplify_children(ref));
+    default:
+      return opaque(simplify_children(ref));
   }
 }
 
@@ -250,7 +278,8 @@ Poly Simplifier::canon_sum(const PrimExpr* e) {
   while (true) {
     spine_.push_back(node);
     const PrimExpr* next = static_cast<const tir::BinaryOp*>(node)->a.get();
-    if (!is_sum(next) || next->dtype != t || next->use_count() != 1 || !well_typed_binary(next)) break;
+    if (!is_sum(next) || next->dtype != t || next->use_count() != 1 || !well_typed_binary(next))
+      break;
     node = next;
   }
   // Canonicalize every operand, then merge all their terms at once: adding them one by one
@@ -258,7 +287,8 @@ Poly Simplifier::canon_sum(const PrimExpr* e) {
   std::vector<Poly> operands;
   operands.reserve(spine_.size() - base + 1);
   operands.push_back(canon(static_cast<const tir::BinaryOp*>(spine_.back())->a));
-  for (size_t i = spine_.size(); i-- > base;) operands.push_back(canon(static_cast<const tir::BinaryOp*>(spine_[i])->b));
+  for (size_t i = spine_.size(); i-- > base;)
+    operands.push_back(canon(static_cast<const tir::BinaryOp*>(spine_[i])->b));
   Poly acc;
   if (!merge_sum(operands, spine_.size() - base, base, &acc) || !poly_fits(acc, t)) {
     // Overflow somewhere: add step by step, keeping the nodes that overflow as written.
@@ -266,7 +296,8 @@ Poly Simplifier::canon_sum(const PrimExpr* e) {
     for (size_t i = spine_.size(), k = 1; i-- > base; ++k) {
       auto* item = static_cast<const tir::BinaryOp*>(spine_[i]);
       Poly next;
-      if (!poly_add(acc, operands[k], item->kind() == ObjectKind::kSub ? -1 : 1, &next) || !poly_fits(next, t)) {
+      if (!poly_add(acc, operands[k], item->kind() == ObjectKind::kSub ? -1 : 1, &next) ||
+          !poly_fits(next, t)) {
         next = opaque(tir::binary(item->kind(), render(acc, t), render(operands[k], t)));
       }
       acc = std::move(next);
@@ -277,7 +308,8 @@ Poly Simplifier::canon_sum(const PrimExpr* e) {
   return acc;
 }
 
-bool Simplifier::merge_sum(const std::vector<Poly>& operands, size_t count, size_t base, Poly* out) {
+bool Simplifier::merge_sum(const std::vector<Poly>& operands, size_t count, size_t base,
+                           Poly* out) {
   // operands[0] is the leftmost leaf; operands[k] is the right operand of spine_[base + count - k].
   if (count == 1) {
     bool sub = spine_[base]->kind() == ObjectKind::kSub;
@@ -291,7 +323,8 @@ bool Simplifier::merge_sum(const std::vector<Poly>& operands, size_t count, size
     if (!checked_add(constant, sub ? -p.constant : p.constant, &constant)) return false;
     for (const Term& t : p.terms) terms.push_back({t.mono, sub ? -t.coeff : t.coeff});
   }
-  std::stable_sort(terms.begin(), terms.end(), [](const Term& a, const Term& b) { return compare(a.mono, b.mono) < 0; });
+  std::stable_sort(terms.begin(), terms.end(),
+                   [](const Term& a, const Term& b) { return compare(a.mono, b.mono) < 0; });
   Poly r;
   r.constant = constant;
   for (size_t i = 0; i < terms.size();) {
@@ -341,8 +374,8 @@ void Simplifier::recombine(Poly* p) {
   for (const Term& t : p->terms) {
     if (t.mono.degree != 1) continue;
     AtomKind k = atoms_[t.mono.atoms[0]].kind;
-    has_division |= k == AtomKind::kFloorMod || k == AtomKind::kFloorDiv || k == AtomKind::kTruncMod ||
-                    k == AtomKind::kTruncDiv;
+    has_division |= k == AtomKind::kFloorMod || k == AtomKind::kFloorDiv ||
+                    k == AtomKind::kTruncMod || k == AtomKind::kTruncDiv;
   }
   if (!has_division || p->terms.size() < 2) return;
   for (int round = 0; round < 4; ++round) {
@@ -371,7 +404,8 @@ void Simplifier::recombine(Poly* p) {
         int64_t want;
         if (div_id < 0 || !checked_mul(coeff, c, &want)) continue;
         Monomial div_mono = Monomial::of(static_cast<AtomId>(div_id));
-        auto it = std::find_if(p->terms.begin(), p->terms.end(), [&](const Term& t) { return t.mono == div_mono; });
+        auto it = std::find_if(p->terms.begin(), p->terms.end(),
+                               [&](const Term& t) { return t.mono == div_mono; });
         if (it == p->terms.end() || it->coeff != want) continue;
         Poly out;
         if (!poly_add(*p, Poly::atom(id), -coeff, &out) ||
@@ -387,7 +421,8 @@ void Simplifier::recombine(Poly* p) {
         if (coeff % c != 0) continue;
         int64_t b = -(coeff / c);
         Poly out;
-        if (!poly_add(*p, numerator, -b, &out) || !poly_add(out, Poly::atom(id), -coeff, &out)) continue;
+        if (!poly_add(*p, numerator, -b, &out) || !poly_add(out, Poly::atom(id), -coeff, &out))
+          continue;
         if (out.terms.size() + 1 >= p->terms.size()) continue;
         AtomId mod_id = intern(std::move(partner));
         if (!poly_add(out, Poly::atom(mod_id), b, &out)) continue;
@@ -417,12 +452,15 @@ Ref<PrimExpr> Simplifier::render_atom(AtomId id) {
   switch (a.kind) {
     case AtomKind::kVar:
     case AtomKind::kOpaque:
-    case AtomKind::kIdentity: r = a.expr; break;
+    case AtomKind::kIdentity:
+      r = a.expr;
+      break;
     case AtomKind::kFloorDiv:
     case AtomKind::kFloorMod:
     case AtomKind::kTruncDiv:
     case AtomKind::kTruncMod:
-      r = tir::binary(atom_op_kind(a.kind), render(a.operands[0], a.dtype), render(a.operands[1], a.dtype));
+      r = tir::binary(atom_op_kind(a.kind), render(a.operands[0], a.dtype),
+                      render(a.operands[1], a.dtype));
       break;
     case AtomKind::kMin:
     case AtomKind::kMax:
@@ -432,9 +470,12 @@ Ref<PrimExpr> Simplifier::render_atom(AtomId id) {
       }
       break;
     case AtomKind::kSelect:
-      r = ir::make<tir::Select>(a.expr, render(a.operands[0], a.dtype), render(a.operands[1], a.dtype));
+      r = ir::make<tir::Select>(a.expr, render(a.operands[0], a.dtype),
+                                render(a.operands[1], a.dtype));
       break;
-    case AtomKind::kCast: r = ir::make<tir::Cast>(a.dtype, render(a.operands[0], a.operand_dtype)); break;
+    case AtomKind::kCast:
+      r = ir::make<tir::Cast>(a.dtype, render(a.operands[0], a.operand_dtype));
+      break;
   }
   atoms_[id].rendered = r;
   return r;
@@ -453,7 +494,8 @@ Ref<PrimExpr> Simplifier::render_term(const Term& t, int64_t coeff, DataType dt)
 Ref<PrimExpr> Simplifier::render(const Poly& p, DataType t) {
   if (p.terms.empty()) return tir::int_imm(t, p.constant);
   Ref<PrimExpr> acc;
-  bool any_positive = std::any_of(p.terms.begin(), p.terms.end(), [](const Term& x) { return x.coeff > 0; });
+  bool any_positive =
+      std::any_of(p.terms.begin(), p.terms.end(), [](const Term& x) { return x.coeff > 0; });
   bool constant_first = !any_positive && p.constant > 0;
   if (constant_first) acc = tir::int_imm(t, p.constant);
   for (const Term& term : p.terms) {

@@ -80,7 +80,8 @@ struct Poly {
   bool is_zero() const { return terms.empty() && constant == 0; }
   // The atom when the polynomial is exactly `1 * atom`.
   bool is_single_atom(AtomId* id) const {
-    if (constant != 0 || terms.size() != 1 || terms[0].coeff != 1 || terms[0].mono.degree != 1) return false;
+    if (constant != 0 || terms.size() != 1 || terms[0].coeff != 1 || terms[0].mono.degree != 1)
+      return false;
     *id = terms[0].mono.atoms[0];
     return true;
   }
@@ -111,7 +112,7 @@ enum class AtomKind : uint8_t {
   kFloorMod,
   kTruncDiv,
   kTruncMod,
-  kMin,       // operands: two or more, sorted
+  kMin,  // operands: two or more, sorted
   kMax,
   kSelect,    // expr: the condition; operands: true value, false value
   kCast,      // operands: the value, of dtype `operand_dtype`

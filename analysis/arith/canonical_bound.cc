@@ -18,7 +18,8 @@ constexpr int kSplitBudget = 64;
 constexpr size_t kMaxSplitOperands = 4;
 
 ConstIntBound dtype_bound(DataType t) {
-  return {std::max(dtype_min(t), ConstIntBound::kNegInf), std::min(dtype_max(t), ConstIntBound::kPosInf)};
+  return {std::max(dtype_min(t), ConstIntBound::kNegInf),
+          std::min(dtype_max(t), ConstIntBound::kPosInf)};
 }
 
 }  // namespace
@@ -30,30 +31,46 @@ ConstIntBound Simplifier::atom_bound(AtomId id) {
   const Atom& a = atoms_[id];
   ConstIntBound b;
   switch (a.kind) {
-    case AtomKind::kVar: b = vars_.bound_of(static_cast<const tir::Var*>(a.expr.get())); break;
-    case AtomKind::kFloorDiv: b = bound_floordiv(bound(a.operands[0]), bound(a.operands[1])); break;
-    case AtomKind::kFloorMod: b = bound_floormod(bound(a.operands[0]), bound(a.operands[1])); break;
-    case AtomKind::kTruncDiv: b = bound_truncdiv(bound(a.operands[0]), bound(a.operands[1])); break;
-    case AtomKind::kTruncMod: b = bound_truncmod(bound(a.operands[0]), bound(a.operands[1])); break;
+    case AtomKind::kVar:
+      b = vars_.bound_of(static_cast<const tir::Var*>(a.expr.get()));
+      break;
+    case AtomKind::kFloorDiv:
+      b = bound_floordiv(bound(a.operands[0]), bound(a.operands[1]));
+      break;
+    case AtomKind::kFloorMod:
+      b = bound_floormod(bound(a.operands[0]), bound(a.operands[1]));
+      break;
+    case AtomKind::kTruncDiv:
+      b = bound_truncdiv(bound(a.operands[0]), bound(a.operands[1]));
+      break;
+    case AtomKind::kTruncMod:
+      b = bound_truncmod(bound(a.operands[0]), bound(a.operands[1]));
+      break;
     case AtomKind::kMin:
     case AtomKind::kMax:
       b = bound(a.operands[0]);
       for (size_t i = 1; i < a.operands.size(); ++i) {
-        b = a.kind == AtomKind::kMin ? bound_min(b, bound(a.operands[i])) : bound_max(b, bound(a.operands[i]));
+        b = a.kind == AtomKind::kMin ? bound_min(b, bound(a.operands[i]))
+                                     : bound_max(b, bound(a.operands[i]));
       }
       break;
-    case AtomKind::kSelect: b = bound_union(bound(a.operands[0]), bound(a.operands[1])); break;
+    case AtomKind::kSelect:
+      b = bound_union(bound(a.operands[0]), bound(a.operands[1]));
+      break;
     case AtomKind::kCast: {
       // A narrowing cast of a value out of range wraps: then only the dtype's range is known.
       ConstIntBound inner = bound(a.operands[0]);
-      b = (inner.min_value >= dtype_min(a.dtype) && inner.max_value <= dtype_max(a.dtype)) ? inner
-                                                                                           : dtype_bound(a.dtype);
+      b = (inner.min_value >= dtype_min(a.dtype) && inner.max_value <= dtype_max(a.dtype))
+              ? inner
+              : dtype_bound(a.dtype);
       break;
     }
     case AtomKind::kOpaque:
       b = a.dtype.is_bool() ? ConstIntBound::range(0, 1) : dtype_bound(a.dtype);
       break;
-    case AtomKind::kIdentity: b = dtype_bound(a.dtype); break;
+    case AtomKind::kIdentity:
+      b = dtype_bound(a.dtype);
+      break;
   }
   b = bound_intersect(b, dtype_bound(a.dtype));
   atoms_[id].bound = b;
@@ -93,7 +110,8 @@ ModularSet Simplifier::atom_modular(AtomId id) {
           // x == base (mod coeff) gives x % c == base (mod gcd(coeff, c)).
           ModularSet x = modular(a.operands[0]);
           int64_t c = a.operands[1].constant;
-          m = x.is_const() ? ModularSet::constant(floormod_i64(x.base, c)) : ModularSet::make(gcd_i64(x.coeff, c), x.base);
+          m = x.is_const() ? ModularSet::constant(floormod_i64(x.base, c))
+                           : ModularSet::make(gcd_i64(x.coeff, c), x.base);
         }
         break;
       case AtomKind::kFloorDiv:
@@ -120,7 +138,8 @@ ModularSet Simplifier::atom_modular(AtomId id) {
         }
         break;
       }
-      default: break;
+      default:
+        break;
     }
   }
   atoms_[id].modular = m;
@@ -178,13 +197,16 @@ ConstIntBound Simplifier::strong_bound_at(const Poly& p, int depth) {
       }
       if (!ok) continue;
       b = bound_intersect(b, hull);
-      bool upper = (kind == AtomKind::kMin && term.coeff > 0) || (kind == AtomKind::kMax && term.coeff < 0);
-      bool lower = (kind == AtomKind::kMax && term.coeff > 0) || (kind == AtomKind::kMin && term.coeff < 0);
+      bool upper =
+          (kind == AtomKind::kMin && term.coeff > 0) || (kind == AtomKind::kMax && term.coeff < 0);
+      bool lower =
+          (kind == AtomKind::kMax && term.coeff > 0) || (kind == AtomKind::kMin && term.coeff < 0);
       if (upper) b.max_value = std::min(b.max_value, hi_min);
       if (lower) b.min_value = std::max(b.min_value, lo_max);
       return b;
     }
-    if (kind == AtomKind::kFloorDiv && atoms_[id].operands[1].is_const() && atoms_[id].operands[1].constant > 0) {
+    if (kind == AtomKind::kFloorDiv && atoms_[id].operands[1].is_const() &&
+        atoms_[id].operands[1].constant > 0) {
       // Scale p by s so that the atom's coefficient is a multiple of c, then replace
       // c * floordiv(x, c) by x - floormod(x, c); bounds of s * p divide back to bounds of p.
       int64_t c = atoms_[id].operands[1].constant;
@@ -206,8 +228,10 @@ ConstIntBound Simplifier::strong_bound_at(const Poly& p, int depth) {
       }
       --budget_;
       ConstIntBound bs = strong_bound_at(d, depth - 1);
-      ConstIntBound back{bs.min_value == ConstIntBound::kNegInf ? ConstIntBound::kNegInf : ceildiv_i64(bs.min_value, s),
-                         bs.max_value == ConstIntBound::kPosInf ? ConstIntBound::kPosInf : floordiv_i64(bs.max_value, s)};
+      ConstIntBound back{bs.min_value == ConstIntBound::kNegInf ? ConstIntBound::kNegInf
+                                                                : ceildiv_i64(bs.min_value, s),
+                         bs.max_value == ConstIntBound::kPosInf ? ConstIntBound::kPosInf
+                                                                : floordiv_i64(bs.max_value, s)};
       return bound_intersect(b, back);
     }
   }

@@ -38,7 +38,8 @@ Poly extract_common(std::vector<Poly>& ops) {
     }
     common.terms = std::move(kept);
   }
-  bool same_constant = std::all_of(ops.begin(), ops.end(), [&](const Poly& p) { return p.constant == ops[0].constant; });
+  bool same_constant = std::all_of(ops.begin(), ops.end(),
+                                   [&](const Poly& p) { return p.constant == ops[0].constant; });
   if (same_constant) common.constant = ops[0].constant;
   if (common.is_zero()) return common;
   for (Poly& p : ops) {
@@ -63,7 +64,8 @@ Poly Simplifier::canon_div(const PrimExpr* e) {
   if (den.is_const()) {
     int64_t c = den.constant;
     if (c != 0) {
-      bool ok = floor ? divmod_const(num, c, mod, t, &out) : truncdivmod_const(num, c, mod, t, &out);
+      bool ok =
+          floor ? divmod_const(num, c, mod, t, &out) : truncdivmod_const(num, c, mod, t, &out);
       if (ok && poly_fits(out, t)) return out;
     }
     // Division by zero stays as written; so does a rule that overflowed.
@@ -78,7 +80,8 @@ Poly Simplifier::canon_div(const PrimExpr* e) {
   return atom_poly(ak, t, {std::move(num), std::move(den)});
 }
 
-bool Simplifier::divmod_const(const Poly& a, int64_t c, bool mod, DataType t, Poly* out, int depth) {
+bool Simplifier::divmod_const(const Poly& a, int64_t c, bool mod, DataType t, Poly* out,
+                              int depth) {
   if (c < 0) {
     // floordiv(a, -c) == floordiv(-a, c); floormod(a, -c) == -floormod(-a, c).
     Poly na;
@@ -124,7 +127,9 @@ bool Simplifier::divmod_const(const Poly& a, int64_t c, bool mod, DataType t, Po
     for (const Term& term : s.terms) {
       if (term.mono.degree != 1) continue;
       const Atom& m = atoms_[term.mono.atoms[0]];
-      if (m.kind != AtomKind::kFloorMod || !m.operands[1].is_const() || m.operands[1].constant % c2 != 0) continue;
+      if (m.kind != AtomKind::kFloorMod || !m.operands[1].is_const() ||
+          m.operands[1].constant % c2 != 0)
+        continue;
       Poly numerator = m.operands[0];
       if (!poly_add(s2, Poly::atom(term.mono.atoms[0]), -term.coeff, &s2) ||
           !poly_add(s2, numerator, term.coeff, &s2)) {
@@ -159,14 +164,15 @@ bool Simplifier::divmod_const(const Poly& a, int64_t c, bool mod, DataType t, Po
     if (f.kind == AtomKind::kFloorDiv && f.operands[1].is_const() && f.operands[1].constant > 0) {
       int64_t d = f.operands[1].constant, dd, shift;
       Poly x = f.operands[0];
-      if (checked_mul(d, c2, &dd) && checked_mul(s.constant, d, &shift) && poly_add_const(&x, shift) &&
-          divmod_const(x, dd, false, t, &inner, depth + 1)) {
+      if (checked_mul(d, c2, &dd) && checked_mul(s.constant, d, &shift) &&
+          poly_add_const(&x, shift) && divmod_const(x, dd, false, t, &inner, depth + 1)) {
         done = true;
       }
     }
   }
   if (!done) {
-    inner = atom_poly(mod ? AtomKind::kFloorMod : AtomKind::kFloorDiv, t, {std::move(s), Poly::constant_of(c2)});
+    inner = atom_poly(mod ? AtomKind::kFloorMod : AtomKind::kFloorDiv, t,
+                      {std::move(s), Poly::constant_of(c2)});
   }
   if (mod) {
     if (!poly_scale(inner, g, out) || !poly_add_const(out, r)) return false;
@@ -195,8 +201,9 @@ bool Simplifier::truncdivmod_const(const Poly& a, int64_t c, bool mod, DataType 
     if (!poly_scale(a, -1, &na) || !divmod_const(na, c, mod, t, out)) return false;
     return poly_scale(*out, -1, out);
   }
-  bool divisible = a.constant % c == 0 &&
-                   std::all_of(a.terms.begin(), a.terms.end(), [&](const Term& x) { return x.coeff % c == 0; });
+  bool divisible =
+      a.constant % c == 0 &&
+      std::all_of(a.terms.begin(), a.terms.end(), [&](const Term& x) { return x.coeff % c == 0; });
   if (divisible) {
     if (mod) {
       *out = Poly();
@@ -228,7 +235,8 @@ Poly Simplifier::canon_minmax(const PrimExpr* e) {
     const Ref<PrimExpr>* r = stack.back();
     stack.pop_back();
     const PrimExpr* n = r->get();
-    if (n->kind() == kind && n->dtype == t && n->use_count() == 1 && well_typed_binary(n) && leaves.size() < 64) {
+    if (n->kind() == kind && n->dtype == t && n->use_count() == 1 && well_typed_binary(n) &&
+        leaves.size() < 64) {
       auto* b = static_cast<const tir::BinaryOp*>(n);
       stack.push_back(&b->b);
       stack.push_back(&b->a);
@@ -269,7 +277,8 @@ bool Simplifier::minmax_of(bool is_min, std::vector<Poly>& operands, DataType t,
         has_const = true;
         continue;
       }
-      if (std::none_of(kept.begin(), kept.end(), [&](const Poly& k) { return k == p; })) kept.push_back(std::move(p));
+      if (std::none_of(kept.begin(), kept.end(), [&](const Poly& k) { return k == p; }))
+        kept.push_back(std::move(p));
     }
     if (has_const) kept.push_back(Poly::constant_of(folded));
     list = std::move(kept);
@@ -306,7 +315,8 @@ bool Simplifier::minmax_of(bool is_min, std::vector<Poly>& operands, DataType t,
   if (ops.size() == 1) {
     inner = std::move(ops[0]);
   } else {
-    std::sort(ops.begin(), ops.end(), [](const Poly& a, const Poly& b) { return compare(a, b) < 0; });
+    std::sort(ops.begin(), ops.end(),
+              [](const Poly& a, const Poly& b) { return compare(a, b) < 0; });
     inner = atom_poly(kind, t, std::move(ops));
   }
   return poly_add(common, inner, 1, out);
@@ -319,7 +329,8 @@ Poly Simplifier::canon_select(const PrimExpr* e) {
   auto* s = static_cast<const tir::Select*>(e);
   DataType t = e->dtype;
   if (s->true_value->dtype != t || s->false_value->dtype != t) {
-    return opaque(ir::make<tir::Select>(simplify(s->condition), simplify(s->true_value), simplify(s->false_value)));
+    return opaque(ir::make<tir::Select>(simplify(s->condition), simplify(s->true_value),
+                                        simplify(s->false_value)));
   }
   Ref<PrimExpr> cond = simplify(s->condition);
   if (auto v = tir::as_const_int(cond)) return canon(*v ? s->true_value : s->false_value);
@@ -327,7 +338,8 @@ Poly Simplifier::canon_select(const PrimExpr* e) {
   ops.push_back(canon(s->true_value));
   ops.push_back(canon(s->false_value));
   if (ops[0] == ops[1]) return ops[0];
-  // Both sides are evaluated, so what they share can move out: select(c, x + 1, x) == x + select(c, 1, 0).
+  // Both sides are evaluated, so what they share can move out: select(c, x + 1, x) == x + select(c,
+  // 1, 0).
   Poly common = extract_common(ops);
   Atom a;
   a.kind = AtomKind::kSelect;

@@ -43,7 +43,8 @@ class Evaluator {
     ir::DataType t = e->dtype;
     if (!t.is_scalar() || !t.is_integer_like()) return std::nullopt;
     switch (e->kind()) {
-      case ObjectKind::kIntImm: return static_cast<const tir::IntImm*>(e)->value;
+      case ObjectKind::kIntImm:
+        return static_cast<const tir::IntImm*>(e)->value;
       case ObjectKind::kTirVar: {
         auto* v = static_cast<const tir::Var*>(e);
         for (auto it = lets_.rbegin(); it != lets_.rend(); ++it) {
@@ -88,7 +89,8 @@ class Evaluator {
         if (!cond) return std::nullopt;
         return eval(c->args[*cond ? 1 : 2].get());
       }
-      default: break;
+      default:
+        break;
     }
     if (!tir::BinaryOp::classof(e)) return std::nullopt;
     // Walk the left spine iteratively so that long chains (a + b + c + ...) do not recurse.
@@ -114,9 +116,12 @@ class Evaluator {
     if (!y) return std::nullopt;
     __int128 u = left, w = *y;
     switch (b->kind()) {
-      case ObjectKind::kAdd: return in_dtype(t, u + w);
-      case ObjectKind::kSub: return in_dtype(t, u - w);
-      case ObjectKind::kMul: return in_dtype(t, u * w);
+      case ObjectKind::kAdd:
+        return in_dtype(t, u + w);
+      case ObjectKind::kSub:
+        return in_dtype(t, u - w);
+      case ObjectKind::kMul:
+        return in_dtype(t, u * w);
       case ObjectKind::kDiv:
         if (w == 0) return std::nullopt;
         return in_dtype(t, u / w);
@@ -135,17 +140,28 @@ class Evaluator {
         if (r != 0 && ((r < 0) != (w < 0))) r += w;
         return in_dtype(t, r);
       }
-      case ObjectKind::kMin: return u < w ? u : w;
-      case ObjectKind::kMax: return u > w ? u : w;
-      case ObjectKind::kEQ: return u == w;
-      case ObjectKind::kNE: return u != w;
-      case ObjectKind::kLT: return u < w;
-      case ObjectKind::kLE: return u <= w;
-      case ObjectKind::kGT: return u > w;
-      case ObjectKind::kGE: return u >= w;
-      case ObjectKind::kAnd: return u != 0 && w != 0;
-      case ObjectKind::kOr: return u != 0 || w != 0;
-      default: return std::nullopt;
+      case ObjectKind::kMin:
+        return u < w ? u : w;
+      case ObjectKind::kMax:
+        return u > w ? u : w;
+      case ObjectKind::kEQ:
+        return u == w;
+      case ObjectKind::kNE:
+        return u != w;
+      case ObjectKind::kLT:
+        return u < w;
+      case ObjectKind::kLE:
+        return u <= w;
+      case ObjectKind::kGT:
+        return u > w;
+      case ObjectKind::kGE:
+        return u >= w;
+      case ObjectKind::kAnd:
+        return u != 0 && w != 0;
+      case ObjectKind::kOr:
+        return u != 0 || w != 0;
+      default:
+        return std::nullopt;
     }
   }
 

@@ -16,7 +16,9 @@ namespace tir = ir::tir;
 
 constexpr int kMaxDepth = 256;
 
-size_t mix(size_t h, size_t v) { return h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)); }
+size_t mix(size_t h, size_t v) {
+  return h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
+}
 
 size_t dtype_hash(ir::DataType t) {
   return (static_cast<size_t>(t.code()) << 24) ^ (static_cast<size_t>(t.bits()) << 16) ^
@@ -45,22 +47,27 @@ bool equal_at(const tir::PrimExpr* a, const tir::PrimExpr* b, int depth) {
   if (depth >= kMaxDepth) return false;
   ++depth;
   switch (a->kind()) {
-    case ObjectKind::kTirVar: return false;  // distinct nodes are distinct variables
+    case ObjectKind::kTirVar:
+      return false;  // distinct nodes are distinct variables
     case ObjectKind::kIntImm:
       return static_cast<const tir::IntImm*>(a)->value == static_cast<const tir::IntImm*>(b)->value;
     case ObjectKind::kFloatImm:
       return std::bit_cast<uint64_t>(static_cast<const tir::FloatImm*>(a)->value) ==
              std::bit_cast<uint64_t>(static_cast<const tir::FloatImm*>(b)->value);
     case ObjectKind::kTirStringImm:
-      return static_cast<const tir::StringImm*>(a)->value == static_cast<const tir::StringImm*>(b)->value;
+      return static_cast<const tir::StringImm*>(a)->value ==
+             static_cast<const tir::StringImm*>(b)->value;
     case ObjectKind::kCast:
-      return equal_ref(static_cast<const tir::Cast*>(a)->value, static_cast<const tir::Cast*>(b)->value, depth);
+      return equal_ref(static_cast<const tir::Cast*>(a)->value,
+                       static_cast<const tir::Cast*>(b)->value, depth);
     case ObjectKind::kNot:
-      return equal_ref(static_cast<const tir::Not*>(a)->a, static_cast<const tir::Not*>(b)->a, depth);
+      return equal_ref(static_cast<const tir::Not*>(a)->a, static_cast<const tir::Not*>(b)->a,
+                       depth);
     case ObjectKind::kSelect: {
       auto* x = static_cast<const tir::Select*>(a);
       auto* y = static_cast<const tir::Select*>(b);
-      return equal_ref(x->condition, y->condition, depth) && equal_ref(x->true_value, y->true_value, depth) &&
+      return equal_ref(x->condition, y->condition, depth) &&
+             equal_ref(x->true_value, y->true_value, depth) &&
              equal_ref(x->false_value, y->false_value, depth);
     }
     case ObjectKind::kBufferLoad: {
@@ -88,14 +95,16 @@ bool equal_at(const tir::PrimExpr* a, const tir::PrimExpr* b, int depth) {
     case ObjectKind::kLet: {
       auto* x = static_cast<const tir::Let*>(a);
       auto* y = static_cast<const tir::Let*>(b);
-      return x->var == y->var && equal_ref(x->value, y->value, depth) && equal_ref(x->body, y->body, depth);
+      return x->var == y->var && equal_ref(x->value, y->value, depth) &&
+             equal_ref(x->body, y->body, depth);
     }
     case ObjectKind::kTirCall: {
       auto* x = static_cast<const tir::Call*>(a);
       auto* y = static_cast<const tir::Call*>(b);
       return x->op == y->op && equal_list(x->args, y->args, depth);
     }
-    case ObjectKind::kReduce: return false;  // compared by identity only
+    case ObjectKind::kReduce:
+      return false;  // compared by identity only
     default: {
       auto* x = static_cast<const tir::BinaryOp*>(a);
       auto* y = static_cast<const tir::BinaryOp*>(b);
@@ -106,7 +115,9 @@ bool equal_at(const tir::PrimExpr* a, const tir::PrimExpr* b, int depth) {
 
 size_t hash_at(const tir::PrimExpr* e, int depth);
 
-size_t hash_ref(const Ref<tir::PrimExpr>& e, int depth) { return e ? hash_at(e.get(), depth) : 0x51ed27; }
+size_t hash_ref(const Ref<tir::PrimExpr>& e, int depth) {
+  return e ? hash_at(e.get(), depth) : 0x51ed27;
+}
 
 size_t hash_list(size_t h, const std::vector<Ref<tir::PrimExpr>>& list, int depth) {
   h = mix(h, list.size());
@@ -121,13 +132,16 @@ size_t hash_at(const tir::PrimExpr* e, int depth) {
   }
   ++depth;
   switch (e->kind()) {
-    case ObjectKind::kIntImm: return mix(h, static_cast<size_t>(static_cast<const tir::IntImm*>(e)->value));
+    case ObjectKind::kIntImm:
+      return mix(h, static_cast<size_t>(static_cast<const tir::IntImm*>(e)->value));
     case ObjectKind::kFloatImm:
       return mix(h, std::bit_cast<uint64_t>(static_cast<const tir::FloatImm*>(e)->value));
     case ObjectKind::kTirStringImm:
       return mix(h, std::hash<std::string>()(static_cast<const tir::StringImm*>(e)->value));
-    case ObjectKind::kCast: return mix(h, hash_ref(static_cast<const tir::Cast*>(e)->value, depth));
-    case ObjectKind::kNot: return mix(h, hash_ref(static_cast<const tir::Not*>(e)->a, depth));
+    case ObjectKind::kCast:
+      return mix(h, hash_ref(static_cast<const tir::Cast*>(e)->value, depth));
+    case ObjectKind::kNot:
+      return mix(h, hash_ref(static_cast<const tir::Not*>(e)->a, depth));
     case ObjectKind::kSelect: {
       auto* x = static_cast<const tir::Select*>(e);
       h = mix(h, hash_ref(x->condition, depth));
@@ -175,8 +189,12 @@ size_t hash_at(const tir::PrimExpr* e, int depth) {
 
 }  // namespace
 
-bool expr_equal(const Ref<tir::PrimExpr>& a, const Ref<tir::PrimExpr>& b) { return equal_ref(a, b, 0); }
+bool expr_equal(const Ref<tir::PrimExpr>& a, const Ref<tir::PrimExpr>& b) {
+  return equal_ref(a, b, 0);
+}
 
-size_t expr_hash(const Ref<tir::PrimExpr>& e) { return hash_ref(e, 0); }
+size_t expr_hash(const Ref<tir::PrimExpr>& e) {
+  return hash_ref(e, 0);
+}
 
 }  // namespace relax::analysis::arith

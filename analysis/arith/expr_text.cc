@@ -15,25 +15,34 @@ namespace tir = ir::tir;
 // Higher binds tighter.
 int precedence(const tir::PrimExpr* e) {
   switch (e->kind()) {
-    case ObjectKind::kOr: return 1;
-    case ObjectKind::kAnd: return 2;
-    case ObjectKind::kNot: return 3;
+    case ObjectKind::kOr:
+      return 1;
+    case ObjectKind::kAnd:
+      return 2;
+    case ObjectKind::kNot:
+      return 3;
     case ObjectKind::kEQ:
     case ObjectKind::kNE:
     case ObjectKind::kLT:
     case ObjectKind::kLE:
     case ObjectKind::kGT:
-    case ObjectKind::kGE: return 4;
+    case ObjectKind::kGE:
+      return 4;
     case ObjectKind::kAdd:
-    case ObjectKind::kSub: return 5;
+    case ObjectKind::kSub:
+      return 5;
     case ObjectKind::kMul:
     case ObjectKind::kFloorDiv:
-    case ObjectKind::kFloorMod: return 6;
-    case ObjectKind::kDiv: return e->dtype.is_floating() ? 6 : 10;
+    case ObjectKind::kFloorMod:
+      return 6;
+    case ObjectKind::kDiv:
+      return e->dtype.is_floating() ? 6 : 10;
     case ObjectKind::kIntImm:
       return static_cast<const tir::IntImm*>(e)->value < 0 ? 7 : 10;  // "-3" needs parens after "-"
-    case ObjectKind::kFloatImm: return static_cast<const tir::FloatImm*>(e)->value < 0 ? 7 : 10;
-    default: return 10;
+    case ObjectKind::kFloatImm:
+      return static_cast<const tir::FloatImm*>(e)->value < 0 ? 7 : 10;
+    default:
+      return 10;
   }
 }
 
@@ -50,7 +59,8 @@ void print_operand(const Ref<tir::PrimExpr>& e, int min_prec, std::string& out) 
   if (paren) out += ')';
 }
 
-void print_call(const char* name, std::initializer_list<const Ref<tir::PrimExpr>*> args, std::string& out) {
+void print_call(const char* name, std::initializer_list<const Ref<tir::PrimExpr>*> args,
+                std::string& out) {
   out += name;
   out += '(';
   bool first = true;
@@ -64,7 +74,9 @@ void print_call(const char* name, std::initializer_list<const Ref<tir::PrimExpr>
 
 void print(const tir::PrimExpr* e, std::string& out) {
   switch (e->kind()) {
-    case ObjectKind::kTirVar: out += static_cast<const tir::Var*>(e)->name; return;
+    case ObjectKind::kTirVar:
+      out += static_cast<const tir::Var*>(e)->name;
+      return;
     case ObjectKind::kIntImm: {
       int64_t v = static_cast<const tir::IntImm*>(e)->value;
       if (e->dtype.is_bool()) {
@@ -80,7 +92,9 @@ void print(const tir::PrimExpr* e, std::string& out) {
       out += buf;
       return;
     }
-    case ObjectKind::kTirStringImm: out += "\"" + static_cast<const tir::StringImm*>(e)->value + "\""; return;
+    case ObjectKind::kTirStringImm:
+      out += "\"" + static_cast<const tir::StringImm*>(e)->value + "\"";
+      return;
     case ObjectKind::kCast: {
       out += "T.Cast(\"" + e->dtype.str() + "\", ";
       print_operand(static_cast<const tir::Cast*>(e)->value, 0, out);
@@ -138,22 +152,34 @@ void print(const tir::PrimExpr* e, std::string& out) {
       out += ')';
       return;
     }
-    case ObjectKind::kShuffle: out += "T.Shuffle(...)"; return;
-    case ObjectKind::kReduce: out += "T.reduce(...)"; return;
-    default: break;
+    case ObjectKind::kShuffle:
+      out += "T.Shuffle(...)";
+      return;
+    case ObjectKind::kReduce:
+      out += "T.reduce(...)";
+      return;
+    default:
+      break;
   }
   auto* b = static_cast<const tir::BinaryOp*>(e);
   switch (e->kind()) {
-    case ObjectKind::kMin: print_call("T.min", {&b->a, &b->b}, out); return;
-    case ObjectKind::kMax: print_call("T.max", {&b->a, &b->b}, out); return;
-    case ObjectKind::kMod: print_call("T.truncmod", {&b->a, &b->b}, out); return;
+    case ObjectKind::kMin:
+      print_call("T.min", {&b->a, &b->b}, out);
+      return;
+    case ObjectKind::kMax:
+      print_call("T.max", {&b->a, &b->b}, out);
+      return;
+    case ObjectKind::kMod:
+      print_call("T.truncmod", {&b->a, &b->b}, out);
+      return;
     case ObjectKind::kDiv:
       if (!e->dtype.is_floating()) {
         print_call("T.truncdiv", {&b->a, &b->b}, out);
         return;
       }
       break;
-    default: break;
+    default:
+      break;
   }
   int prec = precedence(e);
   // Comparisons do not chain in Python, so both sides of one need parentheses for another.

@@ -36,7 +36,9 @@ inline int64_t floormod_i64(int64_t a, int64_t b) {
   return r;
 }
 // The smallest integer >= a / b, for b > 0.
-inline int64_t ceildiv_i64(int64_t a, int64_t b) { return -floordiv_i64(-a, b); }
+inline int64_t ceildiv_i64(int64_t a, int64_t b) {
+  return -floordiv_i64(-a, b);
+}
 
 // Greatest common divisor of |a| and |b| (gcd(0, 0) = 0). Inputs must not be INT64_MIN.
 inline int64_t gcd_i64(int64_t a, int64_t b) {
@@ -64,7 +66,8 @@ inline int64_t dtype_min(ir::DataType t) {
 }
 inline int64_t dtype_max(ir::DataType t) {
   if (t.is_int()) {
-    return t.bits() >= 64 ? std::numeric_limits<int64_t>::max() : (int64_t{1} << (t.bits() - 1)) - 1;
+    return t.bits() >= 64 ? std::numeric_limits<int64_t>::max()
+                          : (int64_t{1} << (t.bits() - 1)) - 1;
   }
   if (t.is_bool()) return 1;
   if (t.is_uint()) {
@@ -72,7 +75,9 @@ inline int64_t dtype_max(ir::DataType t) {
   }
   return std::numeric_limits<int64_t>::max();
 }
-inline bool fits_dtype(ir::DataType t, int64_t v) { return v >= dtype_min(t) && v <= dtype_max(t); }
+inline bool fits_dtype(ir::DataType t, int64_t v) {
+  return v >= dtype_min(t) && v <= dtype_max(t);
+}
 
 // Two's complement wrap of v to a signed integer of `bits` bits (a C++ narrowing conversion).
 inline int64_t wrap_to_bits(int64_t v, int bits) {

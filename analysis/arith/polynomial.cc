@@ -65,7 +65,8 @@ bool Poly::operator==(const Poly& o) const {
 
 bool poly_add(const Poly& a, const Poly& b, int64_t k, Poly* out) {
   Poly r;
-  if (!checked_mul(b.constant, k, &r.constant) || !checked_add(a.constant, r.constant, &r.constant)) return false;
+  if (!checked_mul(b.constant, k, &r.constant) || !checked_add(a.constant, r.constant, &r.constant))
+    return false;
   if (k == 0) {
     r.terms = a.terms;
     *out = std::move(r);
@@ -74,7 +75,9 @@ bool poly_add(const Poly& a, const Poly& b, int64_t k, Poly* out) {
   r.terms.reserve(a.terms.size() + b.terms.size());
   size_t i = 0, j = 0;
   while (i < a.terms.size() || j < b.terms.size()) {
-    int c = i >= a.terms.size() ? 1 : (j >= b.terms.size() ? -1 : compare(a.terms[i].mono, b.terms[j].mono));
+    int c = i >= a.terms.size()
+                ? 1
+                : (j >= b.terms.size() ? -1 : compare(a.terms[i].mono, b.terms[j].mono));
     if (c < 0) {
       r.terms.push_back(a.terms[i++]);
       continue;
@@ -112,7 +115,9 @@ bool poly_scale(const Poly& a, int64_t k, Poly* out) {
   return true;
 }
 
-bool poly_add_const(Poly* p, int64_t k) { return checked_add(p->constant, k, &p->constant); }
+bool poly_add_const(Poly* p, int64_t k) {
+  return checked_add(p->constant, k, &p->constant);
+}
 
 bool poly_mul(const Poly& a, const Poly& b, Poly* out) {
   if (a.is_const()) return poly_scale(b, a.constant, out);
@@ -124,7 +129,8 @@ bool poly_mul(const Poly& a, const Poly& b, Poly* out) {
   for (const Term& x : a.terms) {
     for (const Term& y : b.terms) {
       Term t;
-      if (!multiply(x.mono, y.mono, &t.mono) || !checked_mul(x.coeff, y.coeff, &t.coeff)) return false;
+      if (!multiply(x.mono, y.mono, &t.mono) || !checked_mul(x.coeff, y.coeff, &t.coeff))
+        return false;
       raw.push_back(t);
     }
   }
@@ -140,7 +146,8 @@ bool poly_mul(const Poly& a, const Poly& b, Poly* out) {
     if (!checked_mul(y.coeff, a.constant, &c)) return false;
     raw.push_back({y.mono, c});
   }
-  std::stable_sort(raw.begin(), raw.end(), [](const Term& x, const Term& y) { return compare(x.mono, y.mono) < 0; });
+  std::stable_sort(raw.begin(), raw.end(),
+                   [](const Term& x, const Term& y) { return compare(x.mono, y.mono) < 0; });
   Poly r;
   if (!checked_mul(a.constant, b.constant, &r.constant)) return false;
   for (size_t i = 0; i < raw.size();) {
@@ -179,7 +186,8 @@ bool poly_exact_div(const Poly& a, const Poly& b, Poly* out) {
       }
     }
     // Dividing by the same monomial is injective but may reorder (x*z, x*y*z by z: x, x*y).
-    std::sort(r.terms.begin(), r.terms.end(), [](const Term& x, const Term& y) { return compare(x.mono, y.mono) < 0; });
+    std::sort(r.terms.begin(), r.terms.end(),
+              [](const Term& x, const Term& y) { return compare(x.mono, y.mono) < 0; });
     *out = std::move(r);
     return true;
   }
@@ -218,7 +226,9 @@ int compare(const Poly& a, const Poly& b) {
 }
 
 size_t poly_hash(const Poly& p) {
-  auto mix = [](size_t h, size_t v) { return h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)); };
+  auto mix = [](size_t h, size_t v) {
+    return h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
+  };
   size_t h = mix(0x2545f491, static_cast<size_t>(p.constant));
   for (const Term& t : p.terms) {
     h = mix(h, t.mono.degree);

@@ -9,9 +9,12 @@ enum class Proof : uint8_t { kNo, kYes, kUnknown };
 
 inline const char* proof_name(Proof p) {
   switch (p) {
-    case Proof::kNo: return "no";
-    case Proof::kYes: return "yes";
-    case Proof::kUnknown: return "unknown";
+    case Proof::kNo:
+      return "no";
+    case Proof::kYes:
+      return "yes";
+    case Proof::kUnknown:
+      return "unknown";
   }
   return "?";
 }

@@ -16,7 +16,9 @@ using ir::ObjectKind;
 
 constexpr int kMaxDepth = 400;
 
-bool is_comparison(ObjectKind k) { return k >= ObjectKind::kEQ && k <= ObjectKind::kGE; }
+bool is_comparison(ObjectKind k) {
+  return k >= ObjectKind::kEQ && k <= ObjectKind::kGE;
+}
 
 std::optional<bool> as_const_bool(const Ref<PrimExpr>& e) {
   if (auto v = tir::as_const_int(e)) return *v != 0;
@@ -26,12 +28,18 @@ std::optional<bool> as_const_bool(const Ref<PrimExpr>& e) {
 // The comparison that holds exactly when `k` does not (for integers; NaN breaks this for floats).
 ObjectKind negate_comparison(ObjectKind k) {
   switch (k) {
-    case ObjectKind::kEQ: return ObjectKind::kNE;
-    case ObjectKind::kNE: return ObjectKind::kEQ;
-    case ObjectKind::kLT: return ObjectKind::kGE;
-    case ObjectKind::kLE: return ObjectKind::kGT;
-    case ObjectKind::kGT: return ObjectKind::kLE;
-    default: return ObjectKind::kLT;
+    case ObjectKind::kEQ:
+      return ObjectKind::kNE;
+    case ObjectKind::kNE:
+      return ObjectKind::kEQ;
+    case ObjectKind::kLT:
+      return ObjectKind::kGE;
+    case ObjectKind::kLE:
+      return ObjectKind::kGT;
+    case ObjectKind::kGT:
+      return ObjectKind::kLE;
+    default:
+      return ObjectKind::kLT;
   }
 }
 
@@ -43,10 +51,12 @@ bool is_negation_of(const Ref<PrimExpr>& a, const Ref<PrimExpr>& b) {
 
 // Folds float arithmetic on constants when the double result is exact and representable in the
 // dtype, so that folding never changes a value.
-Ref<PrimExpr> fold_float(ObjectKind kind, DataType t, const Ref<PrimExpr>& a, const Ref<PrimExpr>& b) {
+Ref<PrimExpr> fold_float(ObjectKind kind, DataType t, const Ref<PrimExpr>& a,
+                         const Ref<PrimExpr>& b) {
   auto fa = a.as_ptr<tir::FloatImm>();
   auto fb = b.as_ptr<tir::FloatImm>();
-  if (!fa || !fb || !t.is_float() || !t.is_scalar() || (t.bits() != 32 && t.bits() != 64)) return nullptr;
+  if (!fa || !fb || !t.is_float() || !t.is_scalar() || (t.bits() != 32 && t.bits() != 64))
+    return nullptr;
   double x = fa->value, y = fb->value, r;
   if (std::isnan(x) || std::isnan(y)) return nullptr;
   bool exact;
@@ -76,7 +86,8 @@ Ref<PrimExpr> fold_float(ObjectKind kind, DataType t, const Ref<PrimExpr>& a, co
       r = std::max(x, y);
       exact = true;
       break;
-    default: return nullptr;
+    default:
+      return nullptr;
   }
   if (!exact || !std::isfinite(r)) return nullptr;
   if (t.bits() == 32 && static_cast<double>(static_cast<float>(r)) != r) return nullptr;
@@ -95,23 +106,35 @@ std::optional<bool> fold_compare(ObjectKind kind, const Ref<PrimExpr>& a, const 
   } else if (ia && ib && !(a->dtype.is_uint() && a->dtype.bits() == 64)) {
     int64_t u = ia->value, v = ib->value;
     switch (kind) {
-      case ObjectKind::kEQ: return u == v;
-      case ObjectKind::kNE: return u != v;
-      case ObjectKind::kLT: return u < v;
-      case ObjectKind::kLE: return u <= v;
-      case ObjectKind::kGT: return u > v;
-      default: return u >= v;
+      case ObjectKind::kEQ:
+        return u == v;
+      case ObjectKind::kNE:
+        return u != v;
+      case ObjectKind::kLT:
+        return u < v;
+      case ObjectKind::kLE:
+        return u <= v;
+      case ObjectKind::kGT:
+        return u > v;
+      default:
+        return u >= v;
     }
   } else {
     return std::nullopt;
   }
   switch (kind) {
-    case ObjectKind::kEQ: return x == y;
-    case ObjectKind::kNE: return x != y;
-    case ObjectKind::kLT: return x < y;
-    case ObjectKind::kLE: return x <= y;
-    case ObjectKind::kGT: return x > y;
-    default: return x >= y;
+    case ObjectKind::kEQ:
+      return x == y;
+    case ObjectKind::kNE:
+      return x != y;
+    case ObjectKind::kLT:
+      return x < y;
+    case ObjectKind::kLE:
+      return x <= y;
+    case ObjectKind::kGT:
+      return x > y;
+    default:
+      return x >= y;
   }
 }
 
@@ -124,7 +147,8 @@ Ref<PrimExpr> Simplifier::simplify(const Ref<PrimExpr>& e) {
     if (e->kind() == ObjectKind::kIntImm) return e;
     return render(canon(e), t);
   }
-  if (e->kind() == ObjectKind::kIntImm || e->kind() == ObjectKind::kFloatImm || e->kind() == ObjectKind::kTirVar) {
+  if (e->kind() == ObjectKind::kIntImm || e->kind() == ObjectKind::kFloatImm ||
+      e->kind() == ObjectKind::kTirVar) {
     return e;
   }
   const PrimExpr* node = e.get();
@@ -155,8 +179,10 @@ Ref<PrimExpr> Simplifier::simplify_bool(const Ref<PrimExpr>& e) {
     if (expr_equal(a, b)) return a;
     // select(c, True, False) is c; select(c, False, True) is not c.
     auto ca = as_const_bool(a), cb = as_const_bool(b);
-    if (ca && cb && cond->dtype.is_bool()) return *ca ? cond : simplify_not(ir::make<tir::Not>(cond));
-    if (cond.same_as(s->condition) && a.same_as(s->true_value) && b.same_as(s->false_value)) return e;
+    if (ca && cb && cond->dtype.is_bool())
+      return *ca ? cond : simplify_not(ir::make<tir::Not>(cond));
+    if (cond.same_as(s->condition) && a.same_as(s->true_value) && b.same_as(s->false_value))
+      return e;
     return ir::make<tir::Select>(cond, a, b);
   }
   if (k == ObjectKind::kCast) {
@@ -185,10 +211,18 @@ Ref<PrimExpr> Simplifier::simplify_compare(const Ref<PrimExpr>& e) {
       }
       Proof p;
       switch (kind) {
-        case ObjectKind::kLT: p = decide_lt0(d); break;
-        case ObjectKind::kLE: p = decide_le0(d); break;
-        case ObjectKind::kEQ: p = decide_eq0(d); break;
-        default: p = proof_not(decide_eq0(d)); break;
+        case ObjectKind::kLT:
+          p = decide_lt0(d);
+          break;
+        case ObjectKind::kLE:
+          p = decide_le0(d);
+          break;
+        case ObjectKind::kEQ:
+          p = decide_eq0(d);
+          break;
+        default:
+          p = proof_not(decide_eq0(d));
+          break;
       }
       if (p != Proof::kUnknown) return tir::bool_imm(p == Proof::kYes);
       return render_compare(kind, d, at);
@@ -209,8 +243,12 @@ Ref<PrimExpr> Simplifier::render_compare(ObjectKind kind, const Poly& d, DataTyp
     int64_t k = d.constant;
     bool ok = true;
     switch (kind) {
-      case ObjectKind::kLT: s.constant = floordiv_i64(k, g); break;  // g*s + k < 0 <=> s + floor(k/g) < 0
-      case ObjectKind::kLE: s.constant = ceildiv_i64(k, g); break;   // g*s + k <= 0 <=> s + ceil(k/g) <= 0
+      case ObjectKind::kLT:
+        s.constant = floordiv_i64(k, g);
+        break;  // g*s + k < 0 <=> s + floor(k/g) < 0
+      case ObjectKind::kLE:
+        s.constant = ceildiv_i64(k, g);
+        break;  // g*s + k <= 0 <=> s + ceil(k/g) <= 0
       default:
         ok = k % g == 0;
         s.constant = k / g;
@@ -244,7 +282,8 @@ Ref<PrimExpr> Simplifier::render_compare(ObjectKind kind, const Poly& d, DataTyp
   } else {
     rhs.constant = -s.constant;
   }
-  if (!poly_fits(lhs, t) || !poly_fits(rhs, t)) return tir::binary(kind, render(d, t), tir::int_imm(t, 0));
+  if (!poly_fits(lhs, t) || !poly_fits(rhs, t))
+    return tir::binary(kind, render(d, t), tir::int_imm(t, 0));
   return tir::binary(kind, render(lhs, t), render(rhs, t));
 }
 
@@ -282,7 +321,8 @@ bool Simplifier::comparison_form(const Ref<PrimExpr>& e, ComparisonForm* out) {
     if (!poly_add_const(&d, 1)) return false;  // d < 0 <=> d + 1 <= 0 on integers
     kind = ObjectKind::kLE;
   }
-  if ((kind == ObjectKind::kEQ || kind == ObjectKind::kNE) && !d.terms.empty() && d.terms[0].coeff < 0) {
+  if ((kind == ObjectKind::kEQ || kind == ObjectKind::kNE) && !d.terms.empty() &&
+      d.terms[0].coeff < 0) {
     poly_scale(d, -1, &d);
   }
   out->kind = kind;
@@ -293,7 +333,8 @@ bool Simplifier::comparison_form(const Ref<PrimExpr>& e, ComparisonForm* out) {
 
 // Two integer comparisons whose differences differ by a constant (or sum to one) decide each
 // other: x < 5 and x < 3 is x < 3, n <= 0 and 0 <= n is n == 0, d == 0 or d != 0 is True.
-Ref<PrimExpr> Simplifier::combine_comparisons(bool is_and, const Ref<PrimExpr>& a, const Ref<PrimExpr>& b) {
+Ref<PrimExpr> Simplifier::combine_comparisons(bool is_and, const Ref<PrimExpr>& a,
+                                              const Ref<PrimExpr>& b) {
   ComparisonForm fa, fb;
   if (!is_comparison(a->kind()) || !is_comparison(b->kind())) return nullptr;
   if (!comparison_form(a, &fa) || !comparison_form(b, &fb) || fa.dtype != fb.dtype) return nullptr;
@@ -301,7 +342,7 @@ Ref<PrimExpr> Simplifier::combine_comparisons(bool is_and, const Ref<PrimExpr>& 
   auto no = [] { return tir::bool_imm(false); };
   Poly diff, sum;
   bool const_diff = poly_add(fa.d, fb.d, -1, &diff) && diff.is_const();  // fa.d == fb.d + k
-  bool const_sum = poly_add(fa.d, fb.d, 1, &sum) && sum.is_const();     // fb.d == k - fa.d
+  bool const_sum = poly_add(fa.d, fb.d, 1, &sum) && sum.is_const();      // fb.d == k - fa.d
   bool a_le = fa.kind == ObjectKind::kLE, b_le = fb.kind == ObjectKind::kLE;
   if (a_le && b_le) {
     if (const_diff) {
@@ -365,7 +406,8 @@ Ref<PrimExpr> Simplifier::simplify_not(const Ref<PrimExpr>& e) {
   if (is_comparison(a->kind())) {
     auto* cmp = a.as_ptr<tir::BinaryOp>();
     if (is_index_dtype(cmp->a->dtype)) {
-      return simplify_compare(ir::make<tir::BinaryOp>(negate_comparison(a->kind()), a->dtype, cmp->a, cmp->b));
+      return simplify_compare(
+          ir::make<tir::BinaryOp>(negate_comparison(a->kind()), a->dtype, cmp->a, cmp->b));
     }
   }
   if (a.same_as(node->a)) return e;
@@ -379,7 +421,8 @@ Ref<PrimExpr> Simplifier::simplify_children(const Ref<PrimExpr>& e) {
     case ObjectKind::kIntImm:
     case ObjectKind::kFloatImm:
     case ObjectKind::kTirStringImm:
-    case ObjectKind::kReduce: return e;
+    case ObjectKind::kReduce:
+      return e;
     case ObjectKind::kCast: {
       auto* c = e.as_ptr<tir::Cast>();
       Ref<PrimExpr> v = simplify(c->value);
@@ -395,7 +438,8 @@ Ref<PrimExpr> Simplifier::simplify_children(const Ref<PrimExpr>& e) {
           d = f->value;
           known = std::isfinite(d);
         }
-        if (known && (t.bits() == 64 || static_cast<double>(static_cast<float>(d)) == d)) return tir::float_imm(t, d);
+        if (known && (t.bits() == 64 || static_cast<double>(static_cast<float>(d)) == d))
+          return tir::float_imm(t, d);
       }
       if (!changed(v, c->value)) return e;
       return ir::make<tir::Cast>(t, v);
@@ -414,7 +458,8 @@ Ref<PrimExpr> Simplifier::simplify_children(const Ref<PrimExpr>& e) {
       }
       Ref<PrimExpr> a = simplify(s->true_value);
       Ref<PrimExpr> b = simplify(s->false_value);
-      if (!changed(cond, s->condition) && !changed(a, s->true_value) && !changed(b, s->false_value)) return e;
+      if (!changed(cond, s->condition) && !changed(a, s->true_value) && !changed(b, s->false_value))
+        return e;
       return ir::make<tir::Select>(cond, a, b);
     }
     case ObjectKind::kBufferLoad: {
@@ -468,8 +513,10 @@ Ref<PrimExpr> Simplifier::simplify_children(const Ref<PrimExpr>& e) {
       n->args = std::move(args);
       return n;
     }
-    case ObjectKind::kShuffle: return e;
-    default: break;
+    case ObjectKind::kShuffle:
+      return e;
+    default:
+      break;
   }
   // Binary operators outside the canonical form (floats, unsigned, vectors, mixed dtypes).
   auto* b = e.as_ptr<tir::BinaryOp>();

@@ -49,8 +49,9 @@ Ref<tir::PrimExpr> substitute(const Ref<tir::PrimExpr>& e, const VarMap& map) {
   return substitute(e, replace);
 }
 
-Ref<tir::PrimExpr> substitute(const Ref<tir::PrimExpr>& e,
-                              const std::function<Ref<tir::PrimExpr>(const Ref<tir::Var>&)>& replace) {
+Ref<tir::PrimExpr> substitute(
+    const Ref<tir::PrimExpr>& e,
+    const std::function<Ref<tir::PrimExpr>(const Ref<tir::Var>&)>& replace) {
   if (!e) return e;
   Substituter s(replace);
   return s.mutate_expr(e);

@@ -31,7 +31,8 @@ TEST_CASE("commutativity, associativity and constant folding") {
   identity(az, n * 2, 2 * n, "n * 2");
   identity(az, 2 * n, n * 2, "n * 2");
   identity(az, (n + 1) - 1, n, "n");
-  identity(az, 2 + (3 * x + z + y + 1) * 4 + x, 13 * x + 4 * z + 4 * y + 6, "x * 13 + z * 4 + y * 4 + 6");
+  identity(az, 2 + (3 * x + z + y + 1) * 4 + x, 13 * x + 4 * z + 4 * y + 6,
+           "x * 13 + z * 4 + y * 4 + 6");
   identity(az, x * 3 - 4 * x + 1, 1 - x, "1 - x");
   identity(az, i64(3) + i64(4) * i64(5), i64(23), "23");
   identity(az, n - n, i64(0), "0");
@@ -157,7 +158,8 @@ TEST_CASE("min and max") {
   identity(az, max(x, min(x, y)), x, "x");
   identity(az, min(min(x, 3), 5), min(x, 3), "T.min(x, 3)");
   identity(az, max(i64(3), i64(7)), i64(7), "7");
-  identity(az, min(x, y) + max(x, y) - x - y, min(x, y) + max(x, y) - x - y, "T.min(x, y) + T.max(x, y) - x - y");
+  identity(az, min(x, y) + max(x, y) - x - y, min(x, y) + max(x, y) - x - y,
+           "T.min(x, y) + T.max(x, y) - x - y");
   CHECK(simp(az, min(max(n - 1, 0), m)) == "T.min(T.max(n - 1, 0), m)");
 }
 
@@ -168,7 +170,8 @@ TEST_CASE("select") {
   identity(az, select(n < n + 1, x, y), x, "x");
   identity(az, select(n < 0, x, y), y, "y");
   identity(az, select(n < m, x, x), x, "x");
-  identity(az, select(n < m, x + 1, x + 3), x + select(n < m, i64(1), i64(3)), "x + T.Select(n < m, 1, 3)");
+  identity(az, select(n < m, x + 1, x + 3), x + select(n < m, i64(1), i64(3)),
+           "x + T.Select(n < m, 1, 3)");
 }
 
 TEST_CASE("comparisons") {

@@ -31,7 +31,9 @@ class Rng {
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
   }
-  int64_t range(int64_t lo, int64_t hi) { return lo + static_cast<int64_t>(next() % static_cast<uint64_t>(hi - lo + 1)); }
+  int64_t range(int64_t lo, int64_t hi) {
+    return lo + static_cast<int64_t>(next() % static_cast<uint64_t>(hi - lo + 1));
+  }
   bool chance(int percent) { return range(0, 99) < percent; }
 
  private:
@@ -47,21 +49,35 @@ class TreeGen {
     X a = int_expr(depth - 1);
     switch (rng_.range(0, 15)) {
       case 0:
-      case 1: return a + int_expr(depth - 1);
+      case 1:
+        return a + int_expr(depth - 1);
       case 2:
-      case 3: return a - int_expr(depth - 1);
-      case 4: return a * int_expr(depth - 1);
-      case 5: return a * lit(a, rng_.range(-4, 4));
-      case 6: return fdiv(a, divisor());
-      case 7: return fmod(a, divisor());
-      case 8: return fdiv(a, int_expr(depth - 1));
-      case 9: return fmod(a, int_expr(depth - 1));
-      case 10: return min(a, int_expr(depth - 1));
-      case 11: return max(a, int_expr(depth - 1));
-      case 12: return select(bool_expr(depth - 1), a, int_expr(depth - 1));
-      case 13: return tdiv(a, divisor());
-      case 14: return tmod(a, divisor());
-      default: return a + lit(a, rng_.range(-5, 5));
+      case 3:
+        return a - int_expr(depth - 1);
+      case 4:
+        return a * int_expr(depth - 1);
+      case 5:
+        return a * lit(a, rng_.range(-4, 4));
+      case 6:
+        return fdiv(a, divisor());
+      case 7:
+        return fmod(a, divisor());
+      case 8:
+        return fdiv(a, int_expr(depth - 1));
+      case 9:
+        return fmod(a, int_expr(depth - 1));
+      case 10:
+        return min(a, int_expr(depth - 1));
+      case 11:
+        return max(a, int_expr(depth - 1));
+      case 12:
+        return select(bool_expr(depth - 1), a, int_expr(depth - 1));
+      case 13:
+        return tdiv(a, divisor());
+      case 14:
+        return tmod(a, divisor());
+      default:
+        return a + lit(a, rng_.range(-5, 5));
     }
   }
 
@@ -69,18 +85,27 @@ class TreeGen {
     if (depth <= 0 || rng_.chance(60)) {
       X a = int_expr(depth - 1), b = int_expr(depth - 1);
       switch (rng_.range(0, 5)) {
-        case 0: return a < b;
-        case 1: return a <= b;
-        case 2: return a > b;
-        case 3: return a >= b;
-        case 4: return a == b;
-        default: return a != b;
+        case 0:
+          return a < b;
+        case 1:
+          return a <= b;
+        case 2:
+          return a > b;
+        case 3:
+          return a >= b;
+        case 4:
+          return a == b;
+        default:
+          return a != b;
       }
     }
     switch (rng_.range(0, 2)) {
-      case 0: return logical_and(bool_expr(depth - 1), bool_expr(depth - 1));
-      case 1: return logical_or(bool_expr(depth - 1), bool_expr(depth - 1));
-      default: return logical_not(bool_expr(depth - 1));
+      case 0:
+        return logical_and(bool_expr(depth - 1), bool_expr(depth - 1));
+      case 1:
+        return logical_or(bool_expr(depth - 1), bool_expr(depth - 1));
+      default:
+        return logical_not(bool_expr(depth - 1));
     }
   }
 
@@ -112,12 +137,14 @@ bool well_typed(const Ref<tir::PrimExpr>& e) {
     return well_typed(b->a) && well_typed(b->b);
   }
   if (auto s = e.as_ptr<tir::Select>()) {
-    return s->true_value->dtype == e->dtype && s->false_value->dtype == e->dtype && s->condition->dtype.is_bool() &&
-           well_typed(s->condition) && well_typed(s->true_value) && well_typed(s->false_value);
+    return s->true_value->dtype == e->dtype && s->false_value->dtype == e->dtype &&
+           s->condition->dtype.is_bool() && well_typed(s->condition) && well_typed(s->true_value) &&
+           well_typed(s->false_value);
   }
   if (auto n = e.as_ptr<tir::Not>()) return n->a->dtype.is_bool() && well_typed(n->a);
   if (auto c = e.as_ptr<tir::Cast>()) return well_typed(c->value);
-  if (auto i = e.as_ptr<tir::IntImm>()) return relax::analysis::arith::fits_dtype(e->dtype, i->value);
+  if (auto i = e.as_ptr<tir::IntImm>())
+    return relax::analysis::arith::fits_dtype(e->dtype, i->value);
   return true;
 }
 
@@ -125,7 +152,8 @@ struct Assignments {
   std::vector<Assignment> list;
 };
 
-Assignments make_assignments(Rng& rng, const std::vector<X>& vars, int count, int64_t lo, int64_t hi) {
+Assignments make_assignments(Rng& rng, const std::vector<X>& vars, int count, int64_t lo,
+                             int64_t hi) {
   Assignments out;
   for (int i = 0; i < count; ++i) {
     Assignment a;
@@ -150,7 +178,8 @@ struct Stats {
 };
 
 // Simplifies `count` random trees and compares values on the assignments.
-Stats check_simplify(Analyzer& az, uint64_t seed, DataType t, int count, int depth, int64_t lo, int64_t hi) {
+Stats check_simplify(Analyzer& az, uint64_t seed, DataType t, int count, int depth, int64_t lo,
+                     int64_t hi) {
   Rng rng(seed);
   std::vector<X> vars = {var("x", t), var("y", t), var("z", t)};
   TreeGen gen(rng, vars, t);
@@ -195,10 +224,18 @@ int check_decisions(Analyzer& az, uint64_t seed, int count, int64_t lo, int64_t 
     // Related pairs are where decisions happen: a simplified or shifted copy, or a fresh tree.
     X b = a;
     switch (rng.range(0, 3)) {
-      case 0: b = X(az.simplify(a)); break;
-      case 1: b = X(az.simplify(a)) + lit(a, rng.range(-3, 3)); break;
-      case 2: b = a * 2 + lit(a, rng.range(0, 1)); break;
-      default: b = gen.int_expr(3); break;
+      case 0:
+        b = X(az.simplify(a));
+        break;
+      case 1:
+        b = X(az.simplify(a)) + lit(a, rng.range(-3, 3));
+        break;
+      case 2:
+        b = a * 2 + lit(a, rng.range(0, 1));
+        break;
+      default:
+        b = gen.int_expr(3);
+        break;
     }
     Proof eq = az.prove_equal(a, b);
     Proof lt = az.prove_less(a, b);
@@ -206,7 +243,8 @@ int check_decisions(Analyzer& az, uint64_t seed, int count, int64_t lo, int64_t 
     decided += (eq != Proof::kUnknown) + (lt != Proof::kUnknown) + (le != Proof::kUnknown);
     INFO("a: " << a.str());
     INFO("b: " << b.str());
-    INFO("equal " << proof_name(eq) << ", less " << proof_name(lt) << ", less_equal " << proof_name(le));
+    INFO("equal " << proof_name(eq) << ", less " << proof_name(lt) << ", less_equal "
+                  << proof_name(le));
     for (const Assignment& asg : as.list) {
       auto va = evaluate(a, asg), vb = evaluate(b, asg);
       if (!va || !vb) continue;

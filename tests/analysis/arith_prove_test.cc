@@ -18,7 +18,9 @@ constexpr Proof kYes = Proof::kYes;
 constexpr Proof kNo = Proof::kNo;
 constexpr Proof kUnknown = Proof::kUnknown;
 
-Ref<tir::Var> as_var(const X& x) { return x.e.as<tir::Var>(); }
+Ref<tir::Var> as_var(const X& x) {
+  return x.e.as<tir::Var>();
+}
 
 }  // namespace
 
@@ -46,10 +48,10 @@ TEST_CASE("prove_equal: no from a constant difference, bounds or residues") {
   Analyzer az(AnalyzerOptions{.non_negative_int64_vars = true});
   auto n = var("n"), m = var("m");
   CHECK(az.prove_equal(n + 1, n) == kNo);
-  CHECK(az.prove_equal(n + 1, i64(0)) == kNo);  // n >= 0
-  CHECK(az.prove_equal(n * 2, m * 2 + 1) == kNo);  // parity
+  CHECK(az.prove_equal(n + 1, i64(0)) == kNo);          // n >= 0
+  CHECK(az.prove_equal(n * 2, m * 2 + 1) == kNo);       // parity
   CHECK(az.prove_equal(n * 4 + 2, m * 6) == kUnknown);  // the difference is even: n = m = 1
-  CHECK(az.prove_equal(n * 3, m * 6 + 1) == kNo);  // 3n - 6m - 1 is 2 mod 3
+  CHECK(az.prove_equal(n * 3, m * 6 + 1) == kNo);       // 3n - 6m - 1 is 2 mod 3
   CHECK(az.prove_not_equal(n * 2, m * 2 + 1) == kYes);
   CHECK(az.can_prove_not_equal(n + 3, n));
 }
@@ -198,7 +200,8 @@ TEST_CASE("const_int_bound") {
   CHECK(az.const_int_bound(n < m) == ConstIntBound{0, 1});
   Analyzer signed_az;
   CHECK(signed_az.const_int_bound(n) == ConstIntBound::everything());
-  CHECK(signed_az.const_int_bound(var("k", DataType::Int32())) == ConstIntBound{INT32_MIN, INT32_MAX});
+  CHECK(signed_az.const_int_bound(var("k", DataType::Int32())) ==
+        ConstIntBound{INT32_MIN, INT32_MAX});
   CHECK(signed_az.const_int_bound(tmod(n, 5)) == ConstIntBound{-4, 4});
   CHECK(signed_az.const_int_bound(fmod(n, -5)) == ConstIntBound{-4, 0});
   CHECK(signed_az.const_int_bound(n * n) == ConstIntBound{0, ConstIntBound::kPosInf});

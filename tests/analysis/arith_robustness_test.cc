@@ -35,7 +35,8 @@ TEST_CASE("overflowing constants are left as written") {
   CHECK(simp(az, i64(kMax) + i64(1)) == "9223372036854775807 + 1");
   CHECK(simp(az, i64(kMax) * i64(2)) == "9223372036854775807 * 2");
   CHECK(simp(az, x * kMax * 2) == "x * 9223372036854775807 * 2");
-  CHECK(simp(az, x * kMax + x * kMax - x * kMax) == "x * 9223372036854775807 + x * 9223372036854775807 - x * 9223372036854775807");
+  CHECK(simp(az, x * kMax + x * kMax - x * kMax) ==
+        "x * 9223372036854775807 + x * 9223372036854775807 - x * 9223372036854775807");
   // INT64_MIN has no negation: it stays an opaque constant.
   CHECK(simp(az, i64(kMin) + x - x) == "-9223372036854775808");
   // a // -1 == -a: the result overflows exactly when the original does.
@@ -47,7 +48,8 @@ TEST_CASE("overflowing constants are left as written") {
   CHECK(az.prove_less(x + kMax, x) == Proof::kNo);  // arithmetic is taken not to overflow
   CHECK(az.const_int_bound(fmod(x, kMax - 1)).max_value == kMax - 2);
   // INT64_MAX doubles as +inf in bounds, so it cannot be a finite end.
-  CHECK(az.const_int_bound(fmod(x, kMax)).max_value == relax::analysis::arith::ConstIntBound::kPosInf);
+  CHECK(az.const_int_bound(fmod(x, kMax)).max_value ==
+        relax::analysis::arith::ConstIntBound::kPosInf);
   CHECK(az.const_int_bound(x * x * x).min_value == relax::analysis::arith::ConstIntBound::kNegInf);
 }
 
@@ -108,7 +110,8 @@ TEST_CASE("deep right-nested and mixed expressions stay correct") {
   CHECK(az.simplify(b)->dtype.is_bool());
   X d = x;
   for (int i = 0; i < 100; ++i) d = fdiv(d, 2);
-  CHECK(simp(az, d).find("//") != std::string::npos);  // 2^100 overflows: nested divisions stop merging
+  CHECK(simp(az, d).find("//") !=
+        std::string::npos);  // 2^100 overflows: nested divisions stop merging
 }
 
 TEST_CASE("shared subexpressions (DAGs) cost their distinct nodes") {
@@ -143,10 +146,12 @@ TEST_CASE("malformed and non-index input is handled") {
   CHECK(simp(az, h) == "h");
   auto u = var("u", DataType::UInt(32));
   CHECK(simp(az, u + u) == "u + u");
-  auto call = X(relax::ir::make<tir::Call>(DataType::Int64(), "tir.my_func", std::vector<Ref<tir::PrimExpr>>{(x + 1 - 1).e}));
+  auto call = X(relax::ir::make<tir::Call>(DataType::Int64(), "tir.my_func",
+                                           std::vector<Ref<tir::PrimExpr>>{(x + 1 - 1).e}));
   CHECK(simp(az, call + call - call) == "T.my_func(x)");
-  auto ite = X(relax::ir::make<tir::Call>(DataType::Int64(), "tir.if_then_else",
-                                          std::vector<Ref<tir::PrimExpr>>{(x < x + 1).e, x.e, fdiv(x, 0).e}));
+  auto ite = X(relax::ir::make<tir::Call>(
+      DataType::Int64(), "tir.if_then_else",
+      std::vector<Ref<tir::PrimExpr>>{(x < x + 1).e, x.e, fdiv(x, 0).e}));
   CHECK(simp(az, ite) == "x");
   CHECK(simp(az, ite + 1 - x) == "1");
 }
@@ -184,8 +189,9 @@ TEST_CASE("evaluate: TVM integer semantics") {
   CHECK(ev(i32(2147483647) + 1) == std::nullopt);
   CHECK(ev(cast(DataType::Int32(), i64(4294967297))) == 1);  // narrowing wraps
   CHECK(ev(cast(DataType::Bool(), i64(5))) == 1);
-  CHECK(ev(X(relax::ir::make<tir::BinaryOp>(ObjectKind::kAdd, DataType::UInt(8), tir::int_imm(DataType::UInt(8), 255),
-                                             tir::int_imm(DataType::UInt(8), 3)))) == 2);
+  CHECK(ev(X(relax::ir::make<tir::BinaryOp>(ObjectKind::kAdd, DataType::UInt(8),
+                                            tir::int_imm(DataType::UInt(8), 255),
+                                            tir::int_imm(DataType::UInt(8), 3)))) == 2);
   // Select evaluates both sides, so a division by zero in either makes it undefined.
   CHECK(ev(select(x < y, x, fdiv(x, 0))) == std::nullopt);
   auto let_var = relax::ir::make<tir::Var>("t", DataType::Int64());
@@ -196,7 +202,8 @@ TEST_CASE("evaluate: TVM integer semantics") {
 TEST_CASE("substitute: replaces vars and shares untouched subtrees") {
   auto n = var("n"), m = var("m"), k = var("k");
   X e = n * 2 + fdiv(m, 4);
-  Ref<tir::PrimExpr> r = relax::analysis::arith::substitute(e, VarMap{{n.e.as<tir::Var>(), (k + 1).e}});
+  Ref<tir::PrimExpr> r =
+      relax::analysis::arith::substitute(e, VarMap{{n.e.as<tir::Var>(), (k + 1).e}});
   CHECK(X(r).str() == "(k + 1) * 2 + m // 4");
   // The untouched right operand is the same node.
   CHECK(r.as_ptr<tir::BinaryOp>()->b.same_as(e.e.as_ptr<tir::BinaryOp>()->b));
@@ -204,6 +211,7 @@ TEST_CASE("substitute: replaces vars and shares untouched subtrees") {
   Analyzer az;
   CHECK(X(az.substitute(e, {{n.e.as<tir::Var>(), (k + 1).e}})).str() == "k * 2 + m // 4 + 2");
   auto by_fn = relax::analysis::arith::substitute(
-      e, [&](const Ref<tir::Var>& v) -> Ref<tir::PrimExpr> { return v == m.e ? i64(8).e : nullptr; });
+      e,
+      [&](const Ref<tir::Var>& v) -> Ref<tir::PrimExpr> { return v == m.e ? i64(8).e : nullptr; });
   CHECK(X(az.simplify(by_fn)).str() == "n * 2 + 2");
 }
