@@ -105,7 +105,11 @@ Proof Analyzer::prove_equal(const Ref<PrimExpr>& a, const Ref<PrimExpr>& b) {
     return simplifier_->decide_eq0(d);
   }
   if (a->dtype != b->dtype) return Proof::kUnknown;
-  return prove(tir::binary(ObjectKind::kEQ, a, b));
+  Proof p = prove(tir::binary(ObjectKind::kEQ, a, b));
+  // Conditions and other non-float values are equal when their simplified forms are the same.
+  if (p == Proof::kUnknown && !a->dtype.is_floating() && expr_equal(simplify(a), simplify(b)))
+    return Proof::kYes;
+  return p;
 }
 
 Proof Analyzer::prove_less(const Ref<PrimExpr>& a, const Ref<PrimExpr>& b) {

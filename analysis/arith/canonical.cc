@@ -158,7 +158,14 @@ Poly Simplifier::atom_poly(AtomKind kind, DataType t, std::vector<Poly> operands
   a.kind = kind;
   a.dtype = t;
   a.operands = std::move(operands);
-  return Poly::atom(intern(std::move(a)));
+  return atom_or_const(intern(std::move(a)));
+}
+
+Poly Simplifier::atom_or_const(AtomId id) {
+  // An atom whose bound is a single value is that value: truncdiv(x % 2, 8) is 0.
+  ConstIntBound b = atom_bound(id);
+  if (b.is_const()) return Poly::constant_of(b.min_value);
+  return Poly::atom(id);
 }
 
 Poly Simplifier::opaque(const Ref<PrimExpr>& e) {
@@ -367,17 +374,27 @@ Poly Simplifier::canon_product(const PrimExpr* e) {
   return acc;
 }
 
-// Uses a % c == a - c * (a // c) (and the same for truncation) in the direction that shortens p:
-// b * (a % c) + b * c * (a // c) becomes b * a, and b * a - b * c * (a // c) becomes b * (a % c).
+// Uses a % c == a - c * (a // c) (and the same for truncation) wherever it makes p simpler:
+// fewer terms holding a division, then fewer terms. So a // c * c + a % c becomes a, and
+// a - a // c * c becomes a % c, while a // c * c alone stays.
 void Simplifier::recombine(Poly* p) {
-  bool has_division = false;
-  for (const Term& t : p->terms) {
-    if (t.mono.degree != 1) continue;
-    AtomKind k = atoms_[t.mono.atoms[0]].kind;
-    has_division |= k == AtomKind::kFloorMod || k == AtomKind::kFloorDiv ||
-                    k == AtomKind::kTruncMod || k == AtomKind::kTruncDiv;
-  }
-  if (!has_division || p->terms.size() < 2) return;
+  auto is_division = [&](const Term& t) {
+    for (AtomId id : t.mono.ids()) {
+      AtomKind k = atoms_[id].kind;
+      if (k == AtomKind::kFloorMod || k == AtomKind::kFloorDiv || k == AtomKind::kTruncMod ||
+          k == AtomKind::kTruncDiv) {
+        return true;
+      }
+    }
+    return false;
+  };
+  auto cost = [&](const Poly& q) {
+    size_t divisions = 0;
+    for (const Term& t : q.terms) divisions += is_division(t);
+    return std::pair<size_t, size_t>(divisions, q.terms.size());
+  };
+  auto current = cost(*p);
+  if (current.first == 0 || p->terms.size() < 2) return;
   for (int round = 0; round < 4; ++round) {
     bool changed = false;
     for (size_t i = 0; i < p->terms.size() && !changed; ++i) {
@@ -385,50 +402,40 @@ void Simplifier::recombine(Poly* p) {
       AtomId id = p->terms[i].mono.atoms[0];
       int64_t coeff = p->terms[i].coeff;
       AtomKind kind = atoms_[id].kind;
+      bool floor = kind == AtomKind::kFloorMod || kind == AtomKind::kFloorDiv;
       bool is_mod = kind == AtomKind::kFloorMod || kind == AtomKind::kTruncMod;
       bool is_div = kind == AtomKind::kFloorDiv || kind == AtomKind::kTruncDiv;
       if ((!is_mod && !is_div) || !atoms_[id].operands[1].is_const()) continue;
       int64_t c = atoms_[id].operands[1].constant;
-      Atom partner;
-      partner.kind = kind == AtomKind::kFloorMod   ? AtomKind::kFloorDiv
-                     : kind == AtomKind::kTruncMod ? AtomKind::kTruncDiv
-                     : kind == AtomKind::kFloorDiv ? AtomKind::kFloorMod
-                                                   : AtomKind::kTruncMod;
-      partner.dtype = atoms_[id].dtype;
-      partner.operands = atoms_[id].operands;
-      partner.hash = atom_hash(partner);
-      Poly numerator = partner.operands[0];
+      DataType t = atoms_[id].dtype;
+      Poly numerator = atoms_[id].operands[0];  // a copy: computing the partner may add atoms
+      // The partner in canonical form (a % c for a // c and the other way round).
+      Poly partner;
+      bool ok = floor ? divmod_const(numerator, c, !is_mod, t, &partner)
+                      : truncdivmod_const(numerator, c, !is_mod, t, &partner);
+      if (!ok) continue;
+      Poly out;
       if (is_mod) {
-        // b * mod + (b * c) * div == b * numerator.
-        int64_t div_id = lookup(partner);
-        int64_t want;
-        if (div_id < 0 || !checked_mul(coeff, c, &want)) continue;
-        Monomial div_mono = Monomial::of(static_cast<AtomId>(div_id));
-        auto it = std::find_if(p->terms.begin(), p->terms.end(),
-                               [&](const Term& t) { return t.mono == div_mono; });
-        if (it == p->terms.end() || it->coeff != want) continue;
-        Poly out;
-        if (!poly_add(*p, Poly::atom(id), -coeff, &out) ||
-            !poly_add(out, Poly::atom(static_cast<AtomId>(div_id)), -want, &out) ||
-            !poly_add(out, numerator, coeff, &out)) {
+        // b * mod == b * a - (b * c) * div.
+        int64_t bc;
+        if (!checked_mul(coeff, c, &bc) || !poly_add(*p, Poly::atom(id), -coeff, &out) ||
+            !poly_add(out, numerator, coeff, &out) || !poly_add(out, partner, -bc, &out)) {
           continue;
         }
-        *p = std::move(out);
-        changed = true;
       } else {
-        // a * div with a == -b * c: p == rest + b * numerator - b * c * div; when p contains
-        // b * numerator, rewriting that part to b * mod removes terms.
+        // (-b * c) * div == b * mod - b * a, for a coefficient that is a multiple of c.
         if (coeff % c != 0) continue;
         int64_t b = -(coeff / c);
-        Poly out;
-        if (!poly_add(*p, numerator, -b, &out) || !poly_add(out, Poly::atom(id), -coeff, &out))
+        if (!poly_add(*p, Poly::atom(id), -coeff, &out) || !poly_add(out, partner, b, &out) ||
+            !poly_add(out, numerator, -b, &out)) {
           continue;
-        if (out.terms.size() + 1 >= p->terms.size()) continue;
-        AtomId mod_id = intern(std::move(partner));
-        if (!poly_add(out, Poly::atom(mod_id), b, &out)) continue;
-        *p = std::move(out);
-        changed = true;
+        }
       }
+      auto next = cost(out);
+      if (next >= current) continue;
+      *p = std::move(out);
+      current = next;
+      changed = true;
     }
     if (!changed) return;
   }
@@ -463,12 +470,13 @@ Ref<PrimExpr> Simplifier::render_atom(AtomId id) {
                       render(a.operands[1], a.dtype));
       break;
     case AtomKind::kMin:
-    case AtomKind::kMax:
-      r = render(a.operands[0], a.dtype);
-      for (size_t i = 1; i < a.operands.size(); ++i) {
-        r = tir::binary(atom_op_kind(a.kind), r, render(a.operands[i], a.dtype));
-      }
+    case AtomKind::kMax: {
+      const std::vector<Poly>& ops = a.display_operands.empty() ? a.operands : a.display_operands;
+      r = render(ops[0], a.dtype);
+      for (size_t i = 1; i < ops.size(); ++i)
+        r = tir::binary(atom_op_kind(a.kind), r, render(ops[i], a.dtype));
       break;
+    }
     case AtomKind::kSelect:
       r = ir::make<tir::Select>(a.expr, render(a.operands[0], a.dtype),
                                 render(a.operands[1], a.dtype));

@@ -126,6 +126,8 @@ struct Atom {
   DataType operand_dtype;
   Ref<PrimExpr> expr;
   std::vector<Poly> operands;
+  // kMin/kMax: the operands in the order they are written back (operands are sorted).
+  std::vector<Poly> display_operands;
   size_t hash = 0;
 
   // Caches, valid for the current query.
@@ -225,9 +227,11 @@ class Simplifier {
   Poly canon_select(const PrimExpr* e);
   Poly canon_cast(const PrimExpr* e, const Ref<PrimExpr>& ref);
   bool divmod_const(const Poly& a, int64_t c, bool mod, DataType t, Poly* out, int depth = 0);
-  bool truncdivmod_const(const Poly& a, int64_t c, bool mod, DataType t, Poly* out);
+  bool truncdivmod_const(const Poly& a, int64_t c, bool mod, DataType t, Poly* out, int depth = 0);
   bool minmax_of(bool is_min, std::vector<Poly>& operands, DataType t, Poly* out);
   Poly atom_poly(AtomKind kind, DataType t, std::vector<Poly> operands);
+  Poly atom_or_const(AtomId id);
+  bool distribute_cast(const Poly& p, DataType from, DataType to, Poly* out);
 
   // canonical_bound.cc.
   ConstIntBound atom_bound(AtomId id);

@@ -50,6 +50,39 @@ Poly extract_common(std::vector<Poly>& ops) {
   return common;
 }
 
+// The largest monomial times positive constant dividing every term of a and b (the monomial only
+// when neither has a constant term).
+Poly common_factor(const Poly& a, const Poly& b) {
+  int64_t g = gcd_i64(gcd_i64(poly_content(a), a.constant), gcd_i64(poly_content(b), b.constant));
+  Poly f = Poly::constant_of(g == 0 ? 1 : g);
+  if (a.constant != 0 || b.constant != 0 || a.terms.empty() || b.terms.empty()) return f;
+  // Intersect the atom multisets of every monomial.
+  Monomial common = a.terms[0].mono;
+  auto intersect = [](const Monomial& x, const Monomial& y) {
+    Monomial r;
+    int i = 0, j = 0;
+    while (i < x.degree && j < y.degree) {
+      if (x.atoms[i] == y.atoms[j]) {
+        r.atoms[r.degree++] = x.atoms[i];
+        ++i;
+        ++j;
+      } else if (x.atoms[i] < y.atoms[j]) {
+        ++i;
+      } else {
+        ++j;
+      }
+    }
+    return r;
+  };
+  for (const Poly* p : {&a, &b}) {
+    for (const Term& t : p->terms) common = intersect(common, t.mono);
+  }
+  if (common.degree == 0) return f;
+  f.terms.push_back({common, f.constant});
+  f.constant = 0;
+  return f;
+}
+
 }  // namespace
 
 Poly Simplifier::canon_div(const PrimExpr* e) {
@@ -74,6 +107,26 @@ Poly Simplifier::canon_div(const PrimExpr* e) {
   // A polynomial divisor. The program divides by it, so it is taken to be non-zero.
   Poly q;
   if (poly_exact_div(num, den, &q)) return mod ? Poly() : q;
+  // A common factor g cancels: div(g*a, g*b) == div(a, b) and mod(g*a, g*b) == g * mod(a, b), for
+  // floor and truncation alike and for either sign of g.
+  Poly factor = common_factor(num, den);
+  if (!factor.is_const() || factor.constant > 1) {
+    Poly a, b;
+    if (poly_exact_div(num, factor, &a) && poly_exact_div(den, factor, &b)) {
+      Poly r;
+      bool ok;
+      if (b.is_const()) {
+        ok = floor ? divmod_const(a, b.constant, mod, t, &r)
+                   : truncdivmod_const(a, b.constant, mod, t, &r);
+      } else {
+        AtomKind ak = floor ? (mod ? AtomKind::kFloorMod : AtomKind::kFloorDiv)
+                            : (mod ? AtomKind::kTruncMod : AtomKind::kTruncDiv);
+        r = atom_poly(ak, t, {std::move(a), std::move(b)});
+        ok = true;
+      }
+      if (ok && (!mod || poly_mul(r, factor, &r)) && poly_fits(r, t)) return r;
+    }
+  }
   if (!floor && bound(num).min_value >= 0 && bound(den).min_value > 0) floor = true;
   AtomKind ak = floor ? (mod ? AtomKind::kFloorMod : AtomKind::kFloorDiv)
                       : (mod ? AtomKind::kTruncMod : AtomKind::kTruncDiv);
@@ -170,6 +223,25 @@ bool Simplifier::divmod_const(const Poly& a, int64_t c, bool mod, DataType t, Po
       }
     }
   }
+  if (!done && !mod && depth < kMaxDivDepth && s.constant == 0 && s.terms.size() == 1 &&
+      s.terms[0].coeff == 1 && s.terms[0].mono.degree == 1) {
+    // With g = gcd(c2, d): floordiv(floormod(x, d), c2) ==
+    // floordiv(floormod(floordiv(x, g), d / g), c2 / g). Moving the division inward lets it reach
+    // the terms of x, and makes the form unique (x % 16 // 6 and x // 2 % 8 // 3 meet).
+    const Atom& m = atoms_[s.terms[0].mono.atoms[0]];
+    int64_t g2 = m.kind == AtomKind::kFloorMod && m.operands[1].is_const()
+                     ? gcd_i64(m.operands[1].constant, c2)
+                     : 1;
+    if (g2 > 1) {
+      int64_t d = m.operands[1].constant;
+      Poly x = m.operands[0], q, r;
+      if (divmod_const(x, g2, false, t, &q, depth + 1) &&
+          divmod_const(q, d / g2, true, t, &r, depth + 1) &&
+          divmod_const(r, c2 / g2, false, t, &inner, depth + 1)) {
+        done = true;
+      }
+    }
+  }
   if (!done) {
     inner = atom_poly(mod ? AtomKind::kFloorMod : AtomKind::kFloorDiv, t,
                       {std::move(s), Poly::constant_of(c2)});
@@ -182,10 +254,11 @@ bool Simplifier::divmod_const(const Poly& a, int64_t c, bool mod, DataType t, Po
   return true;
 }
 
-bool Simplifier::truncdivmod_const(const Poly& a, int64_t c, bool mod, DataType t, Poly* out) {
+bool Simplifier::truncdivmod_const(const Poly& a, int64_t c, bool mod, DataType t, Poly* out,
+                                   int depth) {
   if (c < 0) {
     // truncdiv(a, -c) == -truncdiv(a, c); truncmod(a, -c) == truncmod(a, c).
-    if (!truncdivmod_const(a, -c, mod, t, out)) return false;
+    if (!truncdivmod_const(a, -c, mod, t, out, depth)) return false;
     if (!mod && !poly_scale(*out, -1, out)) return false;
     return true;
   }
@@ -194,26 +267,49 @@ bool Simplifier::truncdivmod_const(const Poly& a, int64_t c, bool mod, DataType 
     return true;
   }
   ConstIntBound b = bound(a);
-  if (b.min_value >= 0) return divmod_const(a, c, mod, t, out);
+  if (b.min_value > -c && b.max_value < c) {
+    // |a| < c: the quotient is 0 and the remainder a.
+    *out = mod ? a : Poly();
+    return true;
+  }
+  if (b.min_value >= 0) return divmod_const(a, c, mod, t, out, depth);
   if (b.max_value <= 0) {
     // For a <= 0: truncdiv(a, c) == -floordiv(-a, c), truncmod(a, c) == -floormod(-a, c).
     Poly na;
-    if (!poly_scale(a, -1, &na) || !divmod_const(na, c, mod, t, out)) return false;
+    if (!poly_scale(a, -1, &na) || !divmod_const(na, c, mod, t, out, depth)) return false;
     return poly_scale(*out, -1, out);
   }
-  bool divisible =
-      a.constant % c == 0 &&
-      std::all_of(a.terms.begin(), a.terms.end(), [&](const Term& x) { return x.coeff % c == 0; });
-  if (divisible) {
-    if (mod) {
-      *out = Poly();
+  // Truncation is odd in a: normalize the leading coefficient to be positive.
+  if (!a.terms.empty() && a.terms[0].coeff < 0) {
+    Poly na;
+    if (!poly_scale(a, -1, &na) || !truncdivmod_const(na, c, mod, t, out, depth)) return false;
+    return poly_scale(*out, -1, out);
+  }
+  // A common factor g of a and c cancels: truncdiv(g*x, g*d) == truncdiv(x, d) and
+  // truncmod(g*x, g*d) == g * truncmod(x, d). This includes exact division (g == c).
+  int64_t g = gcd_i64(gcd_i64(poly_content(a), a.constant), c);
+  if (g > 1) {
+    Poly reduced;
+    reduced.constant = a.constant / g;
+    for (const Term& x : a.terms) reduced.terms.push_back({x.mono, x.coeff / g});
+    if (g == c) {
+      *out = mod ? Poly() : std::move(reduced);
       return true;
     }
-    Poly r;
-    r.constant = a.constant / c;
-    for (const Term& x : a.terms) r.terms.push_back({x.mono, x.coeff / c});
-    *out = std::move(r);
-    return true;
+    if (!truncdivmod_const(reduced, c / g, mod, t, out, depth)) return false;
+    return !mod || poly_scale(*out, g, out);
+  }
+  if (!mod && depth < kMaxDivDepth && a.constant == 0 && a.terms.size() == 1 &&
+      a.terms[0].coeff == 1 && a.terms[0].mono.degree == 1) {
+    // truncdiv(truncdiv(x, d), c) == truncdiv(x, d * c).
+    const Atom& inner = atoms_[a.terms[0].mono.atoms[0]];
+    if (inner.kind == AtomKind::kTruncDiv && inner.operands[1].is_const() &&
+        inner.operands[1].constant > 0) {
+      int64_t dc;
+      Poly x = inner.operands[0];
+      if (checked_mul(inner.operands[1].constant, c, &dc))
+        return truncdivmod_const(x, dc, false, t, out, depth + 1);
+    }
   }
   *out = atom_poly(mod ? AtomKind::kTruncMod : AtomKind::kTruncDiv, t, {a, Poly::constant_of(c)});
   return true;
@@ -315,15 +411,67 @@ bool Simplifier::minmax_of(bool is_min, std::vector<Poly>& operands, DataType t,
   if (ops.size() == 1) {
     inner = std::move(ops[0]);
   } else {
+    // Operands are sorted for the atom's identity (min(x, y) is min(y, x)), but written in the
+    // order they had when the atom was first made, so that simplifying the output again finds
+    // the same order.
+    std::vector<Poly> display = ops;
     std::sort(ops.begin(), ops.end(),
               [](const Poly& a, const Poly& b) { return compare(a, b) < 0; });
-    inner = atom_poly(kind, t, std::move(ops));
+    Atom a;
+    a.kind = kind;
+    a.dtype = t;
+    a.operands = std::move(ops);
+    AtomId id = intern(std::move(a));
+    if (atoms_[id].display_operands.empty()) atoms_[id].display_operands = std::move(display);
+    inner = atom_or_const(id);
   }
   return poly_add(common, inner, 1, out);
 }
 
 // ---------------------------------------------------------------------------------------------
 // select and cast
+
+// cast(t, sum of products) == sum of products of cast(t, atom), as TVM assumes no overflow: always
+// for a widening cast; for a narrowing one only when every atom, every term and the whole value
+// fit in t, so that nothing wraps.
+bool Simplifier::distribute_cast(const Poly& p, DataType from, DataType to, Poly* out) {
+  auto fits = [&](const ConstIntBound& b) {
+    return b.min_value >= dtype_min(to) && b.max_value <= dtype_max(to);
+  };
+  if (to.bits() < from.bits()) {
+    if (!fits(bound(p))) return false;
+    for (const Term& term : p.terms) {
+      if (!fits(bound_mul_const(mono_bound(term.mono), term.coeff))) return false;
+      for (AtomId id : term.mono.ids()) {
+        if (!fits(atom_bound(id))) return false;
+      }
+    }
+  }
+  Poly acc = Poly::constant_of(p.constant);
+  for (const Term& term : p.terms) {
+    Poly product = Poly::constant_of(term.coeff);
+    for (AtomId id : term.mono.ids()) {
+      Poly cast;
+      const Atom& a = atoms_[id];
+      if (a.kind == AtomKind::kCast && a.operand_dtype == to && fits(bound(a.operands[0]))) {
+        cast =
+            a.operands[0];  // cast(to, cast(from, y)) == y when y's value survives the round trip
+      } else {
+        Atom c;
+        c.kind = AtomKind::kCast;
+        c.dtype = to;
+        c.operand_dtype = from;
+        c.operands.push_back(Poly::atom(id));
+        cast = atom_or_const(intern(std::move(c)));
+      }
+      if (!poly_mul(product, cast, &product)) return false;
+    }
+    if (!poly_add(acc, product, 1, &acc)) return false;
+  }
+  if (!poly_fits(acc, to)) return false;
+  *out = std::move(acc);
+  return true;
+}
 
 Poly Simplifier::canon_select(const PrimExpr* e) {
   auto* s = static_cast<const tir::Select*>(e);
@@ -347,7 +495,8 @@ Poly Simplifier::canon_select(const PrimExpr* e) {
   a.expr = cond;
   a.operands = std::move(ops);
   Poly out;
-  if (!poly_add(common, Poly::atom(intern(std::move(a))), 1, &out)) return Poly();  // unreachable
+  if (!poly_add(common, atom_or_const(intern(std::move(a))), 1, &out))
+    return Poly();  // unreachable
   return out;
 }
 
@@ -359,12 +508,14 @@ Poly Simplifier::canon_cast(const PrimExpr* e, const Ref<PrimExpr>& ref) {
   if (is_index_dtype(vt)) {
     Poly p = canon(c->value);
     if (p.is_const()) return Poly::constant_of(wrap_to_bits(p.constant, t.bits()));
+    Poly out;
+    if (distribute_cast(p, vt, t, &out)) return out;
     Atom a;
     a.kind = AtomKind::kCast;
     a.dtype = t;
     a.operand_dtype = vt;
     a.operands.push_back(std::move(p));
-    return Poly::atom(intern(std::move(a)));
+    return atom_or_const(intern(std::move(a)));
   }
   Ref<PrimExpr> v = simplify(c->value);
   if (auto imm = v.as_ptr<tir::IntImm>()) {

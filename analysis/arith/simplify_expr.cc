@@ -282,9 +282,16 @@ Ref<PrimExpr> Simplifier::render_compare(ObjectKind kind, const Poly& d, DataTyp
   } else {
     rhs.constant = -s.constant;
   }
-  if (!poly_fits(lhs, t) || !poly_fits(rhs, t))
-    return tir::binary(kind, render(d, t), tir::int_imm(t, 0));
-  return tir::binary(kind, render(lhs, t), render(rhs, t));
+  if (poly_fits(lhs, t) && poly_fits(rhs, t))
+    return tir::binary(kind, render(lhs, t), render(rhs, t));
+  // A constant that only fits negated (INT32_MIN): terms on the left, the constant on the right.
+  if ((kind == ObjectKind::kEQ || kind == ObjectKind::kNE) && s.terms[0].coeff < 0)
+    poly_scale(s, -1, &s);
+  Poly terms = s;
+  terms.constant = 0;
+  if (fits_dtype(t, -s.constant))
+    return tir::binary(kind, render(terms, t), tir::int_imm(t, -s.constant));
+  return tir::binary(kind, render(d, t), tir::int_imm(t, 0));
 }
 
 Ref<PrimExpr> Simplifier::simplify_logic(const Ref<PrimExpr>& e) {

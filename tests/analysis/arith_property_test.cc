@@ -47,7 +47,7 @@ class TreeGen {
   X int_expr(int depth) {
     if (depth <= 0 || rng_.chance(20)) return leaf();
     X a = int_expr(depth - 1);
-    switch (rng_.range(0, 15)) {
+    switch (rng_.range(0, 18)) {
       case 0:
       case 1:
         return a + int_expr(depth - 1);
@@ -76,6 +76,15 @@ class TreeGen {
         return tdiv(a, divisor());
       case 14:
         return tmod(a, divisor());
+      case 15:
+        return tdiv(a, int_expr(depth - 1));
+      case 16:
+        return tmod(a, int_expr(depth - 1));
+      case 17: {
+        // Through the other index type and back (values are small, so nothing wraps).
+        DataType other = t_ == DataType::Int64() ? DataType::Int32() : DataType::Int64();
+        return cast(t_, cast(other, a) + X(tir::int_imm(other, rng_.range(-3, 3))));
+      }
       default:
         return a + lit(a, rng_.range(-5, 5));
     }
