@@ -80,8 +80,7 @@ Ref<ir::tir::PrimExpr> Analyzer::simplify(const Ref<PrimExpr>& e) {
   return r;
 }
 
-Ref<ir::tir::PrimExpr> Analyzer::substitute(
-    const Ref<PrimExpr>& e, const std::unordered_map<Ref<Var>, Ref<PrimExpr>>& map) {
+Ref<ir::tir::PrimExpr> Analyzer::substitute(const Ref<PrimExpr>& e, const VarMap& map) {
   return simplify(arith::substitute(e, map));
 }
 

@@ -4,10 +4,10 @@
 #pragma once
 
 #include <memory>
-#include <unordered_map>
 
 #include "analysis/arith/bound.h"
 #include "analysis/arith/proof.h"
+#include "analysis/arith/substitute.h"
 #include "ir/tir.h"
 
 namespace relax::analysis::arith {
@@ -55,8 +55,7 @@ class Analyzer {
   // allow, logic folded. The dtype is preserved. Returns `e` itself when nothing changes.
   Ref<PrimExpr> simplify(const Ref<PrimExpr>& e);
   // simplify(substitute(e, map)).
-  Ref<PrimExpr> substitute(const Ref<PrimExpr>& e,
-                           const std::unordered_map<Ref<Var>, Ref<PrimExpr>>& map);
+  Ref<PrimExpr> substitute(const Ref<PrimExpr>& e, const VarMap& map);
 
   // ---- Decisions ----
 

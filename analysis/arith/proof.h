@@ -5,7 +5,7 @@
 
 namespace relax::analysis::arith {
 
-enum class Proof : uint8_t { kNo, kYes, kUnknown };
+enum class Proof : uint8_t { kYes, kNo, kUnknown };
 
 inline const char* proof_name(Proof p) {
   switch (p) {
