@@ -28,6 +28,10 @@ Analyzer::Analyzer(AnalyzerOptions options)
 }
 
 Analyzer::~Analyzer() = default;
+// The simplifier refers to the var table by address; both live on the heap, so moving the
+// pointers keeps that reference valid.
+Analyzer::Analyzer(Analyzer&&) noexcept = default;
+Analyzer& Analyzer::operator=(Analyzer&&) noexcept = default;
 
 void Analyzer::mark_non_negative(const Ref<Var>& var) {
   VarInfo& info = entry(*vars_, var);

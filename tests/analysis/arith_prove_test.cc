@@ -161,6 +161,15 @@ TEST_CASE("facts: bind to a value substitutes it") {
   CHECK(simp(az, s - s) == "0");
 }
 
+TEST_CASE("an analyzer can be moved with its facts") {
+  Analyzer az;
+  auto n = var("n");
+  az.update_bound(as_var(n), {0, 3});
+  std::vector<Analyzer> list;
+  list.push_back(std::move(az));
+  CHECK(list[0].prove_less(n, i64(4)) == kYes);
+}
+
 TEST_CASE("constraint scopes add facts for a branch") {
   Analyzer az;
   auto n = var("n"), m = var("m");
