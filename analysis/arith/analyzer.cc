@@ -79,6 +79,9 @@ Ref<ir::tir::PrimExpr> Analyzer::simplify(const Ref<PrimExpr>& e) {
     if (again.same_as(r) || expr_equal(again, r)) break;
     r = again;
   }
+  // Malformed input (operands of the wrong dtype) can make a rule pick an operand of another
+  // dtype; the result must keep the input's dtype, so such input comes back as it was.
+  if (!r || r->dtype != e->dtype) return e;
   // Hand back the input when the canonical form is what was written (keeps spans and sharing).
   if (!r.same_as(e) && expr_equal(r, e)) return e;
   return r;
@@ -218,7 +221,7 @@ void collect_facts(Analyzer& analyzer, Simplifier& simp, const Ref<tir::PrimExpr
   }
   if (k < ObjectKind::kEQ || k > ObjectKind::kGE || k == ObjectKind::kNE) return;
   auto* b = cond.as_ptr<tir::BinaryOp>();
-  if (!is_index_dtype(b->a->dtype) || b->b->dtype != b->a->dtype) return;
+  if (!b->a || !b->b || !is_index_dtype(b->a->dtype) || b->b->dtype != b->a->dtype) return;
   simp.reset();
   Poly d;
   if (!simp.difference(b->a, b->b, &d)) return;

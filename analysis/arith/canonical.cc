@@ -198,7 +198,7 @@ Poly Simplifier::canon(const Ref<PrimExpr>& e) {
     if (it != poly_memo_.end()) return it->second.poly;
   }
   Poly p;
-  if (depth_ >= kMaxDepth) {
+  if (depth_ >= kMaxDepth || !has_operands(node)) {
     p = opaque_leaf(e);
   } else {
     ++depth_;

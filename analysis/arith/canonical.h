@@ -164,6 +164,36 @@ inline bool well_typed_binary(const PrimExpr* e) {
   return b->a && b->b && b->a->dtype == e->dtype && b->b->dtype == e->dtype;
 }
 
+// Whether the node's direct operands are present (malformed IR may hold nulls; such a node is
+// left as it is).
+inline bool has_operands(const PrimExpr* e) {
+  if (tir::BinaryOp::classof(e)) {
+    auto* b = static_cast<const tir::BinaryOp*>(e);
+    return b->a && b->b;
+  }
+  switch (e->kind()) {
+    case ir::ObjectKind::kNot:
+      return static_cast<const tir::Not*>(e)->a.get() != nullptr;
+    case ir::ObjectKind::kCast:
+      return static_cast<const tir::Cast*>(e)->value.get() != nullptr;
+    case ir::ObjectKind::kSelect: {
+      auto* s = static_cast<const tir::Select*>(e);
+      return s->condition && s->true_value && s->false_value;
+    }
+    case ir::ObjectKind::kLet: {
+      auto* l = static_cast<const tir::Let*>(e);
+      return l->var && l->value && l->body;
+    }
+    case ir::ObjectKind::kTirCall:
+      for (const auto& a : static_cast<const tir::Call*>(e)->args) {
+        if (!a) return false;
+      }
+      return true;
+    default:
+      return true;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The simplifier
 

@@ -32,7 +32,11 @@ class Evaluator {
   explicit Evaluator(const Assignment& values) : values_(values) {}
 
   Value eval(const tir::PrimExpr* e) {
-    if (++depth_ > kMaxDepth) return std::nullopt;
+    if (!e) return std::nullopt;
+    if (++depth_ > kMaxDepth) {
+      --depth_;
+      return std::nullopt;
+    }
     Value v = eval_node(e);
     --depth_;
     return v;
@@ -96,7 +100,7 @@ class Evaluator {
     // Walk the left spine iteratively so that long chains (a + b + c + ...) do not recurse.
     std::vector<const tir::BinaryOp*> spine;
     const tir::PrimExpr* node = e;
-    while (tir::BinaryOp::classof(node) && spine.size() < (1u << 24)) {
+    while (node && tir::BinaryOp::classof(node) && spine.size() < (1u << 24)) {
       spine.push_back(static_cast<const tir::BinaryOp*>(node));
       node = spine.back()->a.get();
     }
@@ -108,6 +112,7 @@ class Evaluator {
   // The value of `b` given the value of its left operand.
   Value apply(const tir::BinaryOp* b, int64_t left) {
     ir::DataType t = b->dtype;
+    if (!b->b) return std::nullopt;
     if (!t.is_scalar() || !t.is_integer_like() || !b->a->dtype.is_integer_like() ||
         !b->b->dtype.is_integer_like()) {
       return std::nullopt;

@@ -157,7 +157,7 @@ Ref<PrimExpr> Simplifier::simplify(const Ref<PrimExpr>& e) {
     auto it = expr_memo_.find(node);
     if (it != expr_memo_.end()) return it->second.result;
   }
-  if (depth_ >= kMaxDepth) return e;
+  if (depth_ >= kMaxDepth || !has_operands(node)) return e;
   ++depth_;
   Ref<PrimExpr> r = t.is_bool() && t.is_scalar() ? simplify_bool(e) : simplify_children(e);
   --depth_;
@@ -315,7 +315,7 @@ Ref<PrimExpr> Simplifier::simplify_logic(const Ref<PrimExpr>& e) {
 
 bool Simplifier::comparison_form(const Ref<PrimExpr>& e, ComparisonForm* out) {
   ObjectKind kind = e->kind();
-  if (!is_comparison(kind)) return false;
+  if (!is_comparison(kind) || !has_operands(e.get())) return false;
   auto* node = e.as_ptr<tir::BinaryOp>();
   if (!is_index_dtype(node->a->dtype) || node->b->dtype != node->a->dtype) return false;
   Poly d;
@@ -410,7 +410,7 @@ Ref<PrimExpr> Simplifier::simplify_not(const Ref<PrimExpr>& e) {
   Ref<PrimExpr> a = simplify(node->a);
   if (auto c = as_const_bool(a)) return tir::bool_imm(!*c);
   if (auto inner = a.as_ptr<tir::Not>()) return inner->a;
-  if (is_comparison(a->kind())) {
+  if (is_comparison(a->kind()) && has_operands(a.get())) {
     auto* cmp = a.as_ptr<tir::BinaryOp>();
     if (is_index_dtype(cmp->a->dtype)) {
       return simplify_compare(

@@ -349,3 +349,62 @@ TEST_CASE("decisions agree with evaluation: signed vars") {
   int decided = check_decisions(az, 7, 5000 / kScale, -17, 17);
   CHECK(decided > 3000 / kScale);
 }
+
+namespace {
+
+// Breaks a tree in place: some operands become null, of another dtype, or a float.
+void vandalize(Rng& rng, const Ref<tir::PrimExpr>& e, int depth) {
+  if (!e || depth > 12) return;
+  auto damage = [&](Ref<tir::PrimExpr>& slot) {
+    int roll = static_cast<int>(rng.range(0, 99));
+    if (roll < 4) {
+      slot = nullptr;
+    } else if (roll < 8) {
+      slot = tir::int32(static_cast<int32_t>(rng.range(-3, 3)));
+    } else if (roll < 10) {
+      slot = tir::float_imm(DataType::Float32(), 0.5);
+    } else {
+      vandalize(rng, slot, depth + 1);
+    }
+  };
+  if (auto b = e.as<tir::BinaryOp>()) {
+    damage(b->a);
+    damage(b->b);
+  } else if (auto sel = e.as<tir::Select>()) {
+    damage(sel->condition);
+    damage(sel->true_value);
+    damage(sel->false_value);
+  } else if (auto n = e.as<tir::Not>()) {
+    damage(n->a);
+  } else if (auto c = e.as<tir::Cast>()) {
+    damage(c->value);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("malformed trees never crash the analyzer") {
+  Analyzer az(AnalyzerOptions{.non_negative_int64_vars = true});
+  Rng rng(8);
+  std::vector<X> vars = {var("x"), var("y"), var("z")};
+  TreeGen gen(rng, vars, DataType::Int64());
+  int done = 0;
+  for (int i = 0; i < 2000 / kScale; ++i) {
+    X e = rng.chance(70) ? gen.int_expr(4) : gen.bool_expr(3);
+    X f = gen.int_expr(3);
+    vandalize(rng, e.e, 0);
+    Ref<tir::PrimExpr> s = az.simplify(e);
+    REQUIRE(s);
+    INFO(e.str() << "  ->  " << relax::analysis::arith::expr_text(s) << "  " << s->dtype.str());
+    CHECK(s->dtype == e.e->dtype);
+    (void)az.prove_equal(e, f);
+    (void)az.prove_less(e, f);
+    (void)az.prove(e);
+    (void)az.const_int_bound(e);
+    (void)az.modular_set(e);
+    (void)evaluate(e, Assignment());
+    (void)relax::analysis::arith::expr_text(s);
+    ++done;
+  }
+  CHECK(done == 2000 / kScale);
+}

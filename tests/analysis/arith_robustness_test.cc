@@ -156,6 +156,23 @@ TEST_CASE("malformed and non-index input is handled") {
   CHECK(simp(az, ite + 1 - x) == "1");
 }
 
+TEST_CASE("nodes with missing operands are left alone") {
+  Analyzer az(AnalyzerOptions{.non_negative_int64_vars = true});
+  auto x = var("x");
+  X bad_add = X(relax::ir::make<tir::BinaryOp>(ObjectKind::kAdd, DataType::Int64(), x.e, nullptr));
+  X bad_cmp = X(relax::ir::make<tir::BinaryOp>(ObjectKind::kLT, DataType::Bool(), nullptr, x.e));
+  X bad_sel = X(relax::ir::make<tir::Select>(x < 1, x, x));
+  bad_sel.e.as<tir::Select>()->condition = nullptr;
+  for (const X& bad : {bad_add, bad_cmp, bad_sel}) {
+    CHECK(az.simplify(bad).same_as(bad.e));
+    CHECK(az.prove_equal(bad, bad) == Proof::kYes);  // the same node
+    CHECK(az.prove_less(bad_add, bad) != Proof::kYes);
+    CHECK(az.simplify(logical_not(bad_cmp))->dtype.is_bool());
+    CHECK(evaluate(bad, Assignment()) == std::nullopt);
+  }
+  CHECK(simp(az, bad_add + 1 - 1) == "x + <null>");
+}
+
 TEST_CASE("simplify returns the input when it is already canonical") {
   Analyzer az;
   auto n = var("n"), m = var("m");
