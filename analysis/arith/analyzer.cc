@@ -104,6 +104,12 @@ Proof Analyzer::prove_equal(const Ref<PrimExpr>& a, const Ref<PrimExpr>& b) {
   if (a.same_as(b) && !a->dtype.is_floating()) return Proof::kYes;
   auto ca = tir::as_const_int(a), cb = tir::as_const_int(b);
   if (ca && cb) return *ca == *cb ? Proof::kYes : Proof::kNo;
+  // Two different variables nothing is known about (the common case when comparing shapes).
+  if (a->kind() == ObjectKind::kTirVar && b->kind() == ObjectKind::kTirVar &&
+      is_index_dtype(a->dtype) && is_index_dtype(b->dtype) && !vars_->find(a.as_ptr<tir::Var>()) &&
+      !vars_->find(b.as_ptr<tir::Var>())) {
+    return Proof::kUnknown;
+  }
   if (is_index_dtype(a->dtype) && is_index_dtype(b->dtype)) {
     simplifier_->reset();
     Poly d;
