@@ -299,22 +299,21 @@ Ref<ir::Call> make_call(const std::string& op, std::vector<Ref<ir::Expr>> args,
 Value call_tir_like(Frontend& fe, const CallArgs& call, const std::string& op) {
   bool inplace = op == "relax.call_tir_inplace";
   bool with_grad = op == "relax.call_tir_with_grad";
-  std::initializer_list<std::string_view> params =
-      inplace
-          ? std::initializer_list<std::string_view>{"gvar",       "args",      "inplace_indices",
-                                                    "out_sinfo=", "tir_vars=", "*",
-                                                    "out_ty="}
-      : with_grad ? std::initializer_list<std::string_view>{"gvar",
-                                                            "args",
-                                                            "out_sinfo=",
-                                                            "te_grad_name=",
-                                                            "te_grad_kwargs=",
-                                                            "tir_vars=",
-                                                            "*",
-                                                            "out_ty="}
-                  : std::initializer_list<std::string_view>{
-                        "gvar", "args", "out_sinfo=", "tir_vars=", "*", "out_ty="};
-  ArgBinder args(fe, call, params);
+  // The parameter lists differ per op; the binder must be built in one expression (an
+  // initializer_list's array lives only as long as the expression that creates it).
+  auto bind = [&]() -> ArgBinder {
+    if (inplace) {
+      return ArgBinder(
+          fe, call, {"gvar", "args", "inplace_indices", "out_sinfo=", "tir_vars=", "*", "out_ty="});
+    }
+    if (with_grad) {
+      return ArgBinder(fe, call,
+                       {"gvar", "args", "out_sinfo=", "te_grad_name=", "te_grad_kwargs=",
+                        "tir_vars=", "*", "out_ty="});
+    }
+    return ArgBinder(fe, call, {"gvar", "args", "out_sinfo=", "tir_vars=", "*", "out_ty="});
+  };
+  ArgBinder args = bind();
   if (!args.ok()) return Value::error(call.span());
   Ref<ir::Expr> callee = to_expr(fe, *args.get("gvar"), "the callee");
   Ref<ir::Expr> tuple = as_args_tuple(fe, *args.get("args"));

@@ -134,62 +134,103 @@ bool is_identifier_text(const std::string& s) {
   });
 }
 
-// The bare names written as strings in shape positions of an annotation (`R.Tensor(("n", 4))`,
-// `R.Shape(["m"])`, `R.Prim(value="k")`), in order: the signature defines them.
-void collect_shape_strings(Node n, std::vector<std::string>& out) {
-  if (!n) return;
-  if (n.kind() == NodeKind::kCall) {
-    Node f = n.field(Field::kFunction);
-    std::string_view fname =
-        f.kind() == NodeKind::kAttribute ? f.field(Field::kAttribute).text() : f.text();
-    std::vector<Node> shape_args;
-    bool first_positional = true;
-    for (Node arg : n.field(Field::kArguments).named_children()) {
-      if (arg.kind() == NodeKind::kComment) continue;
-      if (arg.kind() == NodeKind::kKeywordArgument) {
-        std::string_view key = arg.field(Field::kName).text();
-        if (((fname == "Tensor" && key == "shape") || (fname == "Shape" && key == "values") ||
-             (fname == "Prim" && key == "value")))
-          shape_args.push_back(arg.field(Field::kValue));
-        continue;
-      }
-      if (first_positional && (fname == "Tensor" || fname == "Shape")) shape_args.push_back(arg);
-      first_positional = false;
-    }
-    for (Node a : shape_args) {
-      std::vector<Node> items;
-      if (a.kind() == NodeKind::kTuple || a.kind() == NodeKind::kList)
-        items = a.named_children();
-      else if (a.kind() == NodeKind::kString && fname == "Prim")
-        items = {a};
-      for (Node item : items) {
-        if (item.kind() != NodeKind::kString) continue;
-        DecodedString s = decode_string(item.text());
-        if (s.ok && is_identifier_text(s.value) &&
-            std::find(out.begin(), out.end(), s.value) == out.end()) {
-          out.push_back(s.value);
-        }
-      }
-    }
-  }
-  for (Node c : n.named_children()) collect_shape_strings(c, out);
+// The symbolic names a signature annotation defines, collected in one walk before anything is
+// evaluated so that any parameter may use them: bare names written as strings in shape
+// positions (`R.Tensor(("n", 4))`, `R.Shape(["m"])`, `R.Prim(value="k")`) and module-level
+// TypeVars (bare or inside quoted expressions). The walk only enters expression structure.
+struct SignatureNames {
+  std::vector<std::string> shape_strings;
+  std::vector<std::string> type_vars;
+};
+
+void add_unique(std::vector<std::string>& v, const std::string& s) {
+  if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(s);
 }
 
-// Identifiers of an annotation that name module-level TypeVars, in order.
-void collect_type_vars(Frontend& fe, Node n, std::vector<std::string>& out) {
+void note_type_var(Frontend& fe, const std::string& name, SignatureNames& out) {
+  const Value* v = fe.lookup(name);
+  if (v && v->is_type_var()) add_unique(out.type_vars, name);
+}
+
+void scan_string(Frontend& fe, Node str, bool shape_position, SignatureNames& out) {
+  DecodedString s = decode_string(str.text());
+  if (!s.ok) return;
+  if (shape_position && is_identifier_text(s.value)) add_unique(out.shape_strings, s.value);
+  // Identifiers inside a quoted expression may name TypeVars ("M * 2").
+  const std::string& t = s.value;
+  for (size_t i = 0; i < t.size();) {
+    if (std::isalpha(static_cast<unsigned char>(t[i])) || t[i] == '_') {
+      size_t j = i;
+      while (j < t.size() && (std::isalnum(static_cast<unsigned char>(t[j])) || t[j] == '_')) ++j;
+      if (i == 0 || t[i - 1] != '.') note_type_var(fe, t.substr(i, j - i), out);
+      i = j;
+    } else {
+      ++i;
+    }
+  }
+}
+
+void scan_shape(Frontend& fe, Node n, SignatureNames& out);
+
+void scan_annotation(Frontend& fe, Node n, bool shape_position, SignatureNames& out) {
   if (!n) return;
-  if (n.kind() == NodeKind::kIdentifier) {
-    std::string name(n.text());
-    const Value* v = fe.lookup(name);
-    if (v && v->is_type_var() && std::find(out.begin(), out.end(), name) == out.end())
-      out.push_back(name);
-    return;
+  switch (n.kind()) {
+    case NodeKind::kIdentifier:
+      note_type_var(fe, std::string(n.text()), out);
+      return;
+    case NodeKind::kString:
+      scan_string(fe, n, shape_position, out);
+      return;
+    case NodeKind::kAttribute:
+      scan_annotation(fe, n.field(Field::kObject), false, out);
+      return;
+    case NodeKind::kCall: {
+      Node f = n.field(Field::kFunction);
+      std::string_view fname =
+          f.kind() == NodeKind::kAttribute ? f.field(Field::kAttribute).text() : f.text();
+      bool shaped = fname == "Tensor" || fname == "Shape";
+      bool first_positional = true;
+      for (Node arg : n.field(Field::kArguments).named_children()) {
+        if (arg.kind() == NodeKind::kComment) continue;
+        if (arg.kind() == NodeKind::kKeywordArgument) {
+          std::string_view key = arg.field(Field::kName).text();
+          bool shape_arg =
+              (fname == "Tensor" && key == "shape") || (fname == "Shape" && key == "values");
+          Node value = arg.field(Field::kValue);
+          if (fname == "Prim" && key == "value" && value.kind() == NodeKind::kString)
+            scan_string(fe, value, true, out);
+          else
+            scan_annotation(fe, value, false, out);
+          if (shape_arg) scan_shape(fe, value, out);
+          continue;
+        }
+        if (first_positional && shaped)
+          scan_shape(fe, arg, out);
+        else
+          scan_annotation(fe, arg, false, out);
+        first_positional = false;
+      }
+      return;
+    }
+    case NodeKind::kTuple:
+    case NodeKind::kList:
+    case NodeKind::kBinaryOperator:
+    case NodeKind::kUnaryOperator:
+    case NodeKind::kParenthesizedExpression:
+      for (Node c : n.named_children()) scan_annotation(fe, c, shape_position, out);
+      return;
+    default:
+      return;
   }
-  if (n.kind() == NodeKind::kAttribute) {
-    collect_type_vars(fe, n.field(Field::kObject), out);
-    return;
+}
+
+// A shape argument: its string items are dims.
+void scan_shape(Frontend& fe, Node n, SignatureNames& out) {
+  if (n.kind() == NodeKind::kTuple || n.kind() == NodeKind::kList) {
+    for (Node c : n.named_children()) scan_annotation(fe, c, /*shape_position=*/true, out);
+  } else {
+    scan_annotation(fe, n, false, out);
   }
-  for (Node c : n.named_children()) collect_type_vars(fe, c, out);
 }
 
 bool calls_name(Node n, std::string_view name) {
@@ -231,17 +272,17 @@ Signature parse_signature(Frontend& fe, Node def, FunctionState& st) {
   }
   Node params = def.field(Field::kParameters);
   Node ret = def.field(Field::kReturnType);
-  std::vector<Node> annotations;
+  SignatureNames names;
   for (Node p : params.named_children()) {
-    if (p.kind() == NodeKind::kTypedParameter) annotations.push_back(p.field(Field::kAnnotation));
+    if (p.kind() == NodeKind::kTypedParameter)
+      scan_annotation(fe, p.field(Field::kAnnotation), false, names);
   }
-  std::vector<std::string> names;
-  for (Node a : annotations) collect_type_vars(fe, a, names);
-  collect_type_vars(fe, ret, names);
-  for (const auto& n : names) define_symbolic(n, def.field(Field::kName).span());
-  names.clear();
-  for (Node a : annotations) collect_shape_strings(a, names);
-  for (const auto& n : names) define_symbolic(n, def.field(Field::kName).span());
+  // Strings of the return annotation only use names (a new one there is defined on first use).
+  std::vector<std::string> param_strings = std::move(names.shape_strings);
+  names.shape_strings.clear();
+  scan_annotation(fe, ret, false, names);
+  for (const auto& n : names.type_vars) define_symbolic(n, def.field(Field::kName).span());
+  for (const auto& n : param_strings) define_symbolic(n, def.field(Field::kName).span());
 
   st.in_signature = true;
   if (ret) {

@@ -2,6 +2,7 @@
 // (`R.Tensor((n, 4), dtype="float32")`), calls of ops with their attributes, the call_tir /
 // packed-call family with their struct-info arguments, constants, shapes, prim values, tuples,
 // and symbolic dims (declared at the function's top when first printed).
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -70,14 +71,24 @@ std::string print_dim(PrinterContext& ctx, const Ref<PrimExpr>& e) {
     for (const ir::tir::Var* var : collector.vars) {
       if (!ctx.names.find(var)) {
         const std::string& name = ctx.names.define_in_frame(st->frame, var, var->name);
-        ctx.uses_tir = true;
-        st->header.push_back(name + " = T." + var->dtype.str() + "()");
+        if (st->signature_vars && !ctx.legacy()) {
+          // The current profile declares signature vars as TypeVars above the module.
+          if (std::find(ctx.type_vars.begin(), ctx.type_vars.end(), name) == ctx.type_vars.end()) {
+            ctx.type_vars.push_back(name);
+          }
+        } else {
+          ctx.uses_tir = true;
+          st->header.push_back(name + " = T." + var->dtype.str() + "()");
+        }
         if (st->signature_vars) st->signature_vars->insert(var);
       }
       if (st->signature_vars && st->signature_vars->count(var)) quote = true;
     }
   }
   std::string text = print_prim_expr(ctx, e, /*relax_context=*/true);
+  // Legacy signatures quote every dim over a var they define; with TypeVars a bare var needs no
+  // quotes (compound expressions keep them).
+  if (quote && !ctx.legacy() && e.is<ir::tir::Var>()) quote = false;
   return quote ? quote_string(text) : text;
 }
 
@@ -179,13 +190,16 @@ std::string constant_text(PrinterContext& ctx, const ir::Constant& c) {
     std::string v = scalar_literal(*c.data);
     if (!v.empty()) return "R.const(" + v + ", " + quote_string(c.data->dtype.str()) + ")";
   }
+  auto it = ctx.metadata.find(&c);
   int index = c.metadata_index;
-  if (index < 0) {
-    // Constants whose payload the text cannot show: numbered after the written references.
-    FunctionState* st = current_state();
-    index = st ? 1000000 + static_cast<int>(st->used.size()) : 0;
+  if (it != ctx.metadata.end()) {
+    index = it->second;
+  } else if (index < 0) {
+    // A constant whose payload the text cannot show: the next index after those in use.
+    index = 0;
+    for (const auto& [node, i] : ctx.metadata) index = std::max(index, i + 1);
   }
-  (void)ctx;
+  ctx.metadata[&c] = index;
   return "metadata[\"relax.expr.Constant\"][" + std::to_string(index) + "]";
 }
 
