@@ -316,11 +316,28 @@ Value call_tir_like(Frontend& fe, const CallArgs& call, const std::string& op) {
   ArgBinder args = bind();
   if (!args.ok()) return Value::error(call.span());
   Ref<ir::Expr> callee = to_expr(fe, *args.get("gvar"), "the callee");
-  Ref<ir::Expr> tuple = as_args_tuple(fe, *args.get("args"));
+  // Current TVM passes symbolic arguments at the end of the args tuple (`(x, n)`); they are
+  // tir_vars, as the legacy `tir_vars=R.shape([n])` spells them.
+  Value args_value = *args.get("args");
+  std::vector<Value> trailing_dims;
+  if (args_value.is_sequence() && !args.get("tir_vars")) {
+    std::vector<Value> items = args_value.items();
+    while (!items.empty() && (items.back().is<PrimExpr>() || items.back().is_int())) {
+      trailing_dims.insert(trailing_dims.begin(), items.back());
+      items.pop_back();
+    }
+    args_value = Value::tuple(std::move(items), args_value.span());
+  }
+  Ref<ir::Expr> tuple = as_args_tuple(fe, args_value);
   Ref<ir::StructInfo> out = out_sinfo_arg(fe, call, args);
   if (!callee || !tuple || !out) return Value::error(call.span());
   std::vector<Ref<ir::Expr>> call_args{callee, tuple};
-  if (const Value* tv = args.get("tir_vars"); tv && !tv->is_none()) {
+  if (!trailing_dims.empty()) {
+    auto dims =
+        to_dims(fe, Value::tuple(trailing_dims, args_value.span()), "the symbolic arguments");
+    if (!dims) return Value::error(call.span());
+    call_args.push_back(with_span(make<ir::ShapeExpr>(std::move(*dims)), args_value.span()));
+  } else if (const Value* tv = args.get("tir_vars"); tv && !tv->is_none()) {
     Ref<ir::Expr> vars = to_tir_vars(fe, *tv);
     if (!vars) return Value::error(call.span());
     call_args.push_back(vars);

@@ -285,10 +285,6 @@ Signature parse_signature(Frontend& fe, Node def, FunctionState& st) {
   for (const auto& n : param_strings) define_symbolic(n, def.field(Field::kName).span());
 
   st.in_signature = true;
-  if (ret) {
-    sig.ret = to_struct_info(fe, fe.eval(ret));
-    sig.ok &= sig.ret != nullptr;
-  }
   std::set<std::string> seen;
   for (Node p : params.named_children()) {
     switch (p.kind()) {
@@ -334,6 +330,11 @@ Signature parse_signature(Frontend& fe, Node def, FunctionState& st) {
             "only `name: annotation` parameters are supported (no defaults, *args or **kwargs)");
         sig.ok = false;
     }
+  }
+  // The return annotation last, so that it may use R.Prim("int64") parameters too.
+  if (ret) {
+    sig.ret = to_struct_info(fe, fe.eval(ret));
+    sig.ok &= sig.ret != nullptr;
   }
   st.in_signature = false;
   return sig;
