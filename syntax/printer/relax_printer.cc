@@ -34,10 +34,17 @@ class UseCollector : public ir::ExprVisitor {
 void print_function(PrinterContext& ctx, const ir::Function& func, const std::string& name,
                     bool nested, int depth, Lines& out);
 void print_seq(PrinterContext& ctx, const ir::SeqExpr& seq, bool use_ret, const std::string* target,
-               int depth, Lines& out);
+               const Ref<ir::StructInfo>& target_sinfo, int depth, Lines& out);
 
-// The right side of an assignment: a tuple of two or more fields is written bare.
-std::string assigned_text(PrinterContext& ctx, const Ref<ir::Expr>& value) {
+// The right side of an assignment: a tuple of two or more fields is written bare. The current
+// profile writes prim values bare, except where a bare number would read as a constant: on the
+// right of a binding that is not annotated as a prim value.
+std::string assigned_text(PrinterContext& ctx, const Ref<ir::Expr>& value,
+                          const Ref<ir::StructInfo>& target) {
+  if (auto pv = value.as_ptr<ir::PrimValue>();
+      pv && !ctx.legacy() && !target.is<ir::PrimStructInfo>()) {
+    return "R.prim_value(" + print_dim(ctx, pv->value) + ")";
+  }
   std::string text = print_relax_expr(ctx, value);
   if (auto t = value.as_ptr<ir::Tuple>(); t && t->fields.size() >= 2)
     return text.substr(1, text.size() - 2);
@@ -82,9 +89,9 @@ void print_binding(PrinterContext& ctx, const ir::Binding& b, int depth, Lines& 
     std::string target = target_text(define_var(ctx, var), ann);
     std::string cond = print_relax_expr(ctx, node->condition);
     out.push_back({depth, "if " + cond + ":"});
-    print_seq(ctx, *node->true_branch, false, &target, depth + 1, out);
+    print_seq(ctx, *node->true_branch, false, &target, var.struct_info, depth + 1, out);
     out.push_back({depth, "else:"});
-    print_seq(ctx, *node->false_branch, false, &target, depth + 1, out);
+    print_seq(ctx, *node->false_branch, false, &target, var.struct_info, depth + 1, out);
     return;
   }
   if (auto func = b.value.as_ptr<ir::Function>()) {
@@ -97,14 +104,14 @@ void print_binding(PrinterContext& ctx, const ir::Binding& b, int depth, Lines& 
     out.push_back({depth, print_relax_expr(ctx, b.value)});
     return;
   }
-  std::string rhs = assigned_text(ctx, b.value);
+  std::string rhs = assigned_text(ctx, b.value, var.struct_info);
   std::string ann = annotation(ctx, var, b.value);
   std::string lhs = define_var(ctx, var);
   out.push_back({depth, target_text(lhs, ann) + " = " + rhs});
 }
 
 void print_seq(PrinterContext& ctx, const ir::SeqExpr& seq, bool use_ret, const std::string* target,
-               int depth, Lines& out) {
+               const Ref<ir::StructInfo>& target_sinfo, int depth, Lines& out) {
   ctx.names.push_frame();
   for (const auto& block : seq.blocks) {
     if (!block->is_dataflow) {
@@ -124,7 +131,7 @@ void print_seq(PrinterContext& ctx, const ir::SeqExpr& seq, bool use_ret, const 
   if (use_ret)
     out.push_back({depth, "return " + print_relax_expr(ctx, seq.body)});
   else if (target)
-    out.push_back({depth, *target + " = " + assigned_text(ctx, seq.body)});
+    out.push_back({depth, *target + " = " + assigned_text(ctx, seq.body, target_sinfo)});
   else
     out.push_back({depth, print_relax_expr(ctx, seq.body)});
   ctx.names.pop_frame();
@@ -163,7 +170,7 @@ void print_function(PrinterContext& ctx, const ir::Function& func, const std::st
   }
 
   Lines body;
-  if (func.body) print_seq(ctx, *func.body, true, nullptr, depth + 1, body);
+  if (func.body) print_seq(ctx, *func.body, true, nullptr, nullptr, depth + 1, body);
 
   if (nested) {
     // TVM's printer repeats the import header (as far as the text so far uses each dialect)

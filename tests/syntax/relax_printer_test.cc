@@ -332,3 +332,30 @@ class Module:
   CHECK(test::print(q, syntax::Profile::kCurrent) == current);
   CHECK(test::print(q) == test::print(p));
 }
+
+TEST_CASE(
+    "printer: current-profile prim values stay explicit where a bare number would change meaning") {
+  std::string in = R"(
+@R.function
+def f(x: R.Tensor((4,), "float32")) -> R.Object:
+    a = R.prim_value(1)
+    b: R.Prim("int64") = R.prim_value(2)
+    c: R.Object = R.prim_value(3)
+    d = R.call_packed("g", x, R.prim_value(4), sinfo_args=R.Callable(ret=R.Object, derive_func="my.derive"))
+    return (a, b, c, R.prim_value(5))
+)";
+  auto p = test::parse(in);
+  INFO(p.messages());
+  REQUIRE_FALSE(p.diags.has_errors());
+  std::string current = test::print(p, syntax::Profile::kCurrent);
+  CHECK(current.find("    a = R.prim_value(1)\n") != std::string::npos);
+  CHECK(current.find("    b: T.int64 = 2\n") != std::string::npos);
+  CHECK(current.find("    c: R.Any = R.prim_value(3)\n") != std::string::npos);
+  CHECK(current.find("g\", x, 4, ty_args=(R.Callable(derive_func=\"my.derive\"),))") !=
+        std::string::npos);
+  CHECK(current.find("    return (a, b, c, 5)") != std::string::npos);
+  auto q = test::parse(current);
+  INFO(q.messages());
+  REQUIRE_FALSE(q.diags.has_errors());
+  CHECK_FALSE(ir::structural_diff(p.result.module, q.result.module).has_value());
+}
