@@ -2,5 +2,6 @@
 # by syntax/CMakeLists.txt).
 list(APPEND RELAX_SYNTAX_RELAX_SOURCES
   frontend/relax_builtins.cc
+  frontend/relax_signature.cc
   frontend/relax_struct_info.cc
   printer/relax_expr_printer.cc)

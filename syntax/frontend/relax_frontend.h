@@ -72,6 +72,29 @@ bool is_leaf(const Ref<ir::Expr>& e);
 bool same_sinfo(const Ref<ir::StructInfo>& a, const Ref<ir::StructInfo>& b);
 bool same_prim(const Ref<PrimExpr>& a, const Ref<PrimExpr>& b);
 
+// The flags of `@R.function(pure=..., private=...)`, read from the literal keywords of the
+// last decorator (as TVM reads them, syntactically).
+struct DecoratorFlags {
+  bool pure = true;
+  bool is_private = false;
+};
+DecoratorFlags read_decorator(Frontend& fe, Node decorated);
+
+struct Signature {
+  std::vector<Ref<ir::Var>> params;
+  Ref<ir::StructInfo> ret;  // null when not annotated
+  bool ok = true;
+};
+// Evaluates the signature of `def` inside the function's (already pushed) scope and state:
+// the symbolic vars of type parameters, TypeVars and shape strings first (so that any
+// parameter may use them), then the parameters in order, then the return annotation.
+Signature parse_signature(Frontend& fe, Node def, FunctionState& st);
+// The struct info of a function with this signature.
+Ref<ir::FuncStructInfo> signature_sinfo(const Signature& sig, bool pure);
+// The struct info of `def`'s signature, evaluated without leaving diagnostics or names behind
+// (they are reported when the function itself is parsed).
+Ref<ir::FuncStructInfo> quiet_signature(Frontend& fe, Node def, bool pure);
+
 void register_struct_info_builtins(Frontend& fe);
 void register_expr_builtins(Frontend& fe);
 
