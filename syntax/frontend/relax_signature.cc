@@ -34,13 +34,45 @@ bool is_identifier_text(const std::string& s) {
 struct SignatureNames {
   std::vector<std::string> shape_strings;
   std::vector<std::string> type_vars;
+  bool lookup_type_vars = true;
 };
 
 void add_unique(std::vector<std::string>& v, const std::string& s) {
   if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(s);
 }
 
+// Whether the file declares module-level TypeVars (`n = TypeVar("n")`); without any, the
+// signature scan skips name lookups. Cached for the tree being parsed.
+bool file_has_type_vars(Frontend& fe) {
+  struct Cache {
+    const SyntaxTree* tree = nullptr;
+    uint32_t file = 0;
+    size_t size = 0;
+    bool value = false;
+  };
+  thread_local Cache cache;
+  const SyntaxTree& tree = fe.tree();
+  if (cache.tree == &tree && cache.file == tree.file() && cache.size == tree.text().size())
+    return cache.value;
+  bool found = false;
+  for (Node stmt : tree.root().named_children()) {
+    if (stmt.kind() != NodeKind::kExpressionStatement && stmt.kind() != NodeKind::kAssignment)
+      continue;
+    Node a = stmt.kind() == NodeKind::kAssignment ? stmt : first_named(stmt);
+    if (!a || a.kind() != NodeKind::kAssignment) continue;
+    Node right = a.field(Field::kRight);
+    if (right && right.kind() == NodeKind::kCall &&
+        right.field(Field::kFunction).text().ends_with("TypeVar")) {
+      found = true;
+      break;
+    }
+  }
+  cache = Cache{&tree, tree.file(), tree.text().size(), found};
+  return found;
+}
+
 void note_type_var(Frontend& fe, const std::string& name, SignatureNames& out) {
+  if (!out.lookup_type_vars) return;
   const Value* v = fe.lookup(name);
   if (v && v->is_type_var()) add_unique(out.type_vars, name);
 }
@@ -67,6 +99,12 @@ void scan_shape(Frontend& fe, Node n, SignatureNames& out);
 
 void scan_annotation(Frontend& fe, Node n, bool shape_position, SignatureNames& out) {
   if (!n) return;
+  // Only strings and TypeVars define names: an annotation with neither needs no walk.
+  if (!out.lookup_type_vars && !shape_position) {
+    std::string_view text = n.text();
+    if (text.find('"') == std::string_view::npos && text.find('\'') == std::string_view::npos)
+      return;
+  }
   switch (n.kind()) {
     case NodeKind::kIdentifier:
       note_type_var(fe, std::string(n.text()), out);
@@ -185,6 +223,7 @@ Signature parse_signature(Frontend& fe, Node def, FunctionState& st) {
   Node params = def.field(Field::kParameters);
   Node ret = def.field(Field::kReturnType);
   SignatureNames names;
+  names.lookup_type_vars = file_has_type_vars(fe);
   for (Node p : params.named_children()) {
     if (p.kind() == NodeKind::kTypedParameter)
       scan_annotation(fe, p.field(Field::kAnnotation), false, names);
