@@ -359,3 +359,22 @@ def f(x: R.Tensor((4,), "float32")) -> R.Object:
   REQUIRE_FALSE(q.diags.has_errors());
   CHECK_FALSE(ir::structural_diff(p.result.module, q.result.module).has_value());
 }
+
+TEST_CASE("printer: int32 prim values keep their dtype in Relax contexts") {
+  std::string in = R"(# from tvm.script import tir as T
+# from tvm.script import relax as R
+
+@R.function
+def main() -> R.Tuple(R.Prim("int32"), R.Prim("int64")):
+    a: R.Prim("int32") = R.prim_value(T.int32(5))
+    b: R.Prim("int64") = R.prim_value(7)
+    c: R.Tuple(R.Prim("int32"), R.Prim("int64")) = a, b
+    return c)";
+  auto p = test::parse(in);
+  INFO(p.messages());
+  REQUIRE_FALSE(p.diags.has_errors());
+  CHECK(test::print(p) == in);
+  auto a = test::bindings(p.function("main"))[0]->value.as<ir::PrimValue>();
+  REQUIRE(a);
+  CHECK(a->value->dtype == ir::DataType::Int32());
+}
