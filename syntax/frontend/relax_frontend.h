@@ -3,7 +3,9 @@
 // expressions, struct info and symbolic dims, and the builtin registration functions.
 #pragma once
 
+#include <cctype>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -14,6 +16,23 @@ namespace relax::syntax::relax_fe {
 
 using ir::Ref;
 using ir::tir::PrimExpr;
+
+// A Python identifier (`n`, `_x1`): the names a shape string may define.
+inline bool is_identifier(std::string_view s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  for (char c : s) {
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+  }
+  return true;
+}
+
+// The first named child that is not a comment, or a null node.
+inline Node first_named(Node n) {
+  for (Node c : n.named_children()) {
+    if (c.kind() != NodeKind::kComment) return c;
+  }
+  return Node();
+}
 
 // What the builtins of one Relax function being parsed need to know. Nested functions push
 // their own state; `parent` is the enclosing one.

@@ -27,13 +27,6 @@ std::vector<Node> statements_of(Node block) {
   return out;
 }
 
-Node first_named(Node n) {
-  for (Node c : n.named_children()) {
-    if (c.kind() != NodeKind::kComment) return c;
-  }
-  return Node();
-}
-
 // The canonical builtin path a call's callee names ("R.output"), resolved without evaluating
 // (and so without reporting): "" when it is not a dotted name of a namespace.
 std::string callee_path(Frontend& fe, Node call) {

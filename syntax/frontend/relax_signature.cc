@@ -13,20 +13,6 @@ using ir::make;
 
 namespace {
 
-Node first_named(Node n) {
-  for (Node c : n.named_children()) {
-    if (c.kind() != NodeKind::kComment) return c;
-  }
-  return Node();
-}
-
-bool is_identifier_text(const std::string& s) {
-  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-  });
-}
-
 // The symbolic names a signature annotation defines, collected in one walk before anything is
 // evaluated so that any parameter may use them: bare names written as strings in shape
 // positions (`R.Tensor(("n", 4))`, `R.Shape(["m"])`, `R.Prim(value="k")`) and module-level
@@ -80,7 +66,7 @@ void note_type_var(Frontend& fe, const std::string& name, SignatureNames& out) {
 void scan_string(Frontend& fe, Node str, bool shape_position, SignatureNames& out) {
   DecodedString s = decode_string(str.text());
   if (!s.ok) return;
-  if (shape_position && is_identifier_text(s.value)) add_unique(out.shape_strings, s.value);
+  if (shape_position && is_identifier(s.value)) add_unique(out.shape_strings, s.value);
   // Identifiers inside a quoted expression may name TypeVars ("M * 2").
   const std::string& t = s.value;
   for (size_t i = 0; i < t.size();) {

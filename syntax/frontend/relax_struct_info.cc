@@ -15,14 +15,6 @@ namespace {
 
 thread_local FunctionState* g_state = nullptr;
 
-bool is_identifier(const std::string& s) {
-  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
-  for (char c : s) {
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
-  }
-  return true;
-}
-
 // The string literal node a string value came from (for spans inside embedded expressions).
 Node string_node_of(Frontend& fe, const Value& v) {
   ir::Span span = v.span();

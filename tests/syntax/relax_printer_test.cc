@@ -378,3 +378,49 @@ def main() -> R.Tuple(R.Prim("int32"), R.Prim("int64")):
   REQUIRE(a);
   CHECK(a->value->dtype == ir::DataType::Int32());
 }
+
+TEST_CASE("printer: a symbolic var first met in a branch is declared at the function's top") {
+  check_fixpoint(R"(# from tvm.script import tir as T
+# from tvm.script import relax as R
+
+@R.function
+def main(c: R.Tensor((), dtype="bool"), x: R.Tensor(dtype="float32", ndim=1)) -> R.Tensor(dtype="float32", ndim=1):
+    k = T.int64()
+    if c:
+        y_then: R.Tensor((k,), dtype="float32") = R.match_cast(x, R.Tensor((k,), dtype="float32"))
+        y: R.Tensor(dtype="float32", ndim=1) = y_then
+    else:
+        y: R.Tensor(dtype="float32", ndim=1) = x
+    k_1: R.Tensor(dtype="float32", ndim=1) = R.nn.relu(y)
+    return k_1)");
+}
+
+TEST_CASE("printer: call_tir_with_grad, shape-typed tensors and data constants") {
+  std::string in = R"(
+@I.ir_module
+class Module:
+    @R.function
+    def f(x: R.Tensor((5, 5), "float32")) -> R.Tensor((5, 5), "float32"):
+        return x
+
+    @R.function
+    def main(a: R.Tensor((5, 5), "float32"), s: R.Shape(ndim=2), t: R.Tensor(s, "float32")) -> R.Tensor((5, 5), "float32"):
+        cls = Module
+        b = R.call_tir_with_grad(cls.f, (a,), out_sinfo=R.Tensor((5, 5), "float32"), te_grad_name="f_grad", te_grad_kwargs={"k": T.float32(2.0)})
+        c: R.Tensor((2,), "int64") = R.const([1, 2], "int64")
+        return b
+)";
+  std::string out = reprint(in);
+  CHECK(out.find("def main(a: R.Tensor((5, 5), dtype=\"float32\"), s: R.Shape(ndim=2), t: "
+                 "R.Tensor(s, dtype=\"float32\"))") != std::string::npos);
+  CHECK(out.find("b: R.Tensor((5, 5), dtype=\"float32\") = R.call_tir_with_grad(cls.f, (a,), "
+                 "out_sinfo=R.Tensor((5, 5), dtype=\"float32\"), te_grad_name=\"f_grad\", "
+                 "te_grad_kwargs={\"k\": T.float32(2.0)})") == std::string::npos);
+  CHECK(out.find(
+            "b = R.call_tir_with_grad(cls.f, (a,), out_sinfo=R.Tensor((5, 5), dtype=\"float32\"), "
+            "te_grad_name=\"f_grad\", te_grad_kwargs={\"k\": T.float32(2.0)})") !=
+        std::string::npos);
+  CHECK(out.find("c: R.Tensor((2,), dtype=\"int64\") = metadata[\"relax.expr.Constant\"][0]") !=
+        std::string::npos);
+  CHECK(out.ends_with("\n\n# Metadata omitted. Use show_meta=True in script() method to show it."));
+}
