@@ -212,7 +212,6 @@ void print_relax_function(PrinterContext& ctx, const ir::Function& func, const s
   st.frame = ctx.names.depth() - 1;
   {
     UseCollector collector(st.used);
-    for (const auto& p : func.params) collector.visit_var_def(p);
     if (func.body) collector.visit(func.body);
   }
   StateGuard guard(&st);
