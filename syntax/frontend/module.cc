@@ -79,7 +79,9 @@ class ModuleParser {
         return;
       default: break;
     }
-    if (stmt.has_error()) return;  // reported as a syntax error
+    // Reported as a syntax error. A definition with an error inside is still visited: its
+    // members are declared and checked (and dropped afterwards), so all errors are reported.
+    if (stmt.has_error() && stmt.kind() != NodeKind::kDecoratedDefinition) return;
     switch (stmt.kind()) {
       case NodeKind::kExpressionStatement:
         if (is_docstring(stmt)) return;
@@ -211,7 +213,7 @@ class ModuleParser {
     Node body = cls.field(Field::kBody);
     for (Node stmt : body.named_children()) {
       if (stmt.kind() == NodeKind::kComment) continue;
-      if (stmt.has_error()) continue;
+      if (stmt.has_error() && stmt.kind() != NodeKind::kDecoratedDefinition) continue;
       switch (stmt.kind()) {
         case NodeKind::kPassStatement: break;
         case NodeKind::kDecoratedDefinition: {

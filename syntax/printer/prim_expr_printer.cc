@@ -117,7 +117,9 @@ class PrimPrinter {
       if (relax_) return i.value ? "True" : "False";
       return tir("bool") + (i.value ? "(True)" : "(False)");
     }
-    if (i.dtype == ir::DataType::Int32() || (relax_ && i.dtype == ir::DataType::Int64())) {
+    // Bare in each dialect's default index type: int32 in TIR, int64 in Relax (where an int32
+    // prints typed, as TVM's Relax printer does, so that it reparses as int32).
+    if (relax_ ? i.dtype == ir::DataType::Int64() : i.dtype == ir::DataType::Int32()) {
       return std::to_string(i.value);
     }
     return tir("") + i.dtype.str() + "(" + std::to_string(i.value) + ")";
