@@ -1,0 +1,94 @@
+// Internals of the TIR front end shared by its files: value conversions (shapes, regions,
+// dtypes), buffer construction with TVMScript's defaults, the region analysis used to complete
+// blocks, and the statement parser's frames.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "ir/tir.h"
+#include "syntax/frontend/context.h"
+
+namespace relax::syntax::tirfe {
+
+using ir::DataType;
+using ir::Ref;
+using namespace ir::tir;
+
+// --- Value conversions -------------------------------------------------------------------------
+
+// One dimension of a shape: ints become int32 immediates (int64 when too large), strings are
+// embedded expressions whose unknown names become int32 vars of the current scope, TypeVars
+// become int64 vars of the current function. Reports and returns null on failure.
+Ref<PrimExpr> to_dim(Frontend& fe, const Value& v);
+// A shape: a tuple or list of dims, or a single dim.
+std::optional<std::vector<Ref<PrimExpr>>> to_shape(Frontend& fe, const Value& v);
+// A PrimExpr for an index or value position (Python ints are int32, floats float32).
+Ref<PrimExpr> to_expr(Frontend& fe, const Value& v);
+// A buffer region from `A[i, 0:4]` (a BufferRegion, or a BufferLoad whose scalar indices have
+// extent 1 and whose ramps give their lanes). Reports and returns null otherwise.
+Ref<BufferRegion> to_region(Frontend& fe, const Value& v);
+// Names a buffer (and its data pointer and stride vars) as TVMScript's assignment does.
+void name_buffer(const Ref<Buffer>& buffer, const std::string& name);
+
+// Keyword arguments of buffer declarations, in the order TVM's builders take them after
+// `shape` and `dtype`.
+struct BufferSpec {
+  std::vector<Ref<PrimExpr>> shape;
+  DataType dtype = DataType::Float32();
+  Ref<Var> data;
+  std::vector<Ref<PrimExpr>> strides;
+  Ref<PrimExpr> elem_offset;
+  std::string scope = "global";
+  int64_t align = 0;
+  int64_t offset_factor = 0;
+  std::string buffer_type;
+  std::vector<int64_t> axis_separators;
+};
+// Reads the buffer arguments of `call` bound by `args` (parameter names as in TVMScript:
+// shape, dtype, data, strides, elem_offset, scope, align, offset_factor, buffer_type,
+// axis_separators). False after reporting.
+bool read_buffer_spec(Frontend& fe, const ArgBinder& args, BufferSpec& spec,
+                      bool shape_required = true);
+// A buffer as TVM's BufferDecl builds it (data var, elem_offset var for offset_factor != 0).
+Ref<Buffer> make_buffer(const BufferSpec& spec, const std::string& name = "");
+
+// The dtype of a BufferLoad of `buffer` at `indices` (lanes from the last index).
+DataType load_dtype(const Ref<Buffer>& buffer, const std::vector<Ref<PrimExpr>>& indices);
+// Buffer indices from subscript values: slices become ramps (or their start when one lane).
+std::optional<std::vector<Ref<PrimExpr>>> to_indices(Frontend& fe, const Ref<Buffer>& buffer,
+                                                     const std::vector<Value>& values,
+                                                     const std::vector<Node>& nodes);
+
+// --- Arithmetic helpers (tir_arith.cc) ----------------------------------------------------------
+
+// `stop - start` simplified as TVM's analyzer does in the cases the text format produces:
+// constants fold, `(a + x) - a` is `x`, equal linear forms cancel.
+Ref<PrimExpr> simplify_extent(const Ref<PrimExpr>& start, const Ref<PrimExpr>& stop);
+// The constant difference a - b when both are the same linear form up to a constant.
+std::optional<int64_t> const_difference(const Ref<PrimExpr>& a, const Ref<PrimExpr>& b);
+// Structural equality of expressions (variables by identity).
+bool expr_equal(const Ref<PrimExpr>& a, const Ref<PrimExpr>& b);
+// Replaces variables per `map` (node identity) and refolds constants.
+Ref<PrimExpr> substitute(const Ref<PrimExpr>& e,
+                         const std::unordered_map<const Var*, Ref<PrimExpr>>& map);
+
+// --- Block completion (tir_complete.cc) ---------------------------------------------------------
+
+// Which regions of a block the script left out (TVM's script_parsing_detect_access mask).
+struct DetectMask {
+  bool reads = false;
+  bool writes = false;
+};
+
+// TVM's ScriptComplete: detects the read/write regions of blocks that omitted them (bottom-up,
+// over the buffers visible to each block), then wraps a body that contains blocks (or has root
+// allocations) in an implicit root block. Reports regions that cannot be detected.
+Ref<Stmt> complete_prim_func(Frontend& fe, const Ref<PrimFunc>& func, Ref<Stmt> body,
+                             const std::vector<Ref<Buffer>>& root_allocs,
+                             const std::unordered_map<const Block*, DetectMask>& masks,
+                             ir::Span span);
+
+}  // namespace relax::syntax::tirfe
