@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "syntax/frontend/prim_builtins.h"
 #include "syntax/frontend/prim_ops.h"
 #include "syntax/frontend/tir_internal.h"
 #include "syntax/frontend/tir_ops.h"
@@ -89,7 +90,8 @@ Value buffer_getitem(Frontend& fe, const CallArgs& call) {
   if (!buffer->shape.empty() && idx->size() != buffer->shape.size()) {
     fe.error("E0606", call.node,
              "buffer `" + buffer->name + "` has " + std::to_string(buffer->shape.size()) +
-                 " dimensions but is indexed with " + std::to_string(idx->size()));
+                 " dimension" + (buffer->shape.size() == 1 ? "" : "s") + " but is indexed with " +
+                 std::to_string(idx->size()));
     return error_of(call);
   }
   DataType t = load_dtype(buffer, *idx);
@@ -633,9 +635,55 @@ Value astype_builtin(Frontend& fe, const CallArgs& call) {
   return Value::object(prim_cast(*t, x, call.span()), call.span());
 }
 
+// The return dtype a prim_func named `name` declares (`-> T.float32`), found in the syntax tree
+// since the callee may be parsed after the caller; void when it declares none.
+DataType declared_return_type(Frontend& fe, const std::string& name) {
+  std::vector<Node> scopes{fe.tree().root()};
+  for (size_t i = 0; i < scopes.size(); ++i) {
+    for (Node stmt : scopes[i].named_children()) {
+      if (stmt.kind() != NodeKind::kDecoratedDefinition) continue;
+      Node def = stmt.field(Field::kDefinition);
+      if (def.kind() == NodeKind::kClassDefinition) {
+        scopes.push_back(def.field(Field::kBody));
+        continue;
+      }
+      if (def.kind() != NodeKind::kFunctionDefinition || def.field(Field::kName).text() != name)
+        continue;
+      Node ret = def.field(Field::kReturnType);
+      if (!ret) return DataType::Void();
+      std::string text(ret.text());
+      if (auto dot = text.rfind('.'); dot != std::string::npos) {
+        if (auto t = dtype_of_constructor("T." + text.substr(dot + 1))) return *t;
+      }
+      return DataType::Void();
+    }
+  }
+  return DataType::Void();
+}
+
+// `Module.f(args)` inside a prim_func: a call of another function of the module, typed by the
+// callee's return annotation.
+Value call_global(Frontend& fe, const CallArgs& call) {
+  auto gv = call.args[0].as<ir::GlobalVar>();
+  if (!call.kwargs.empty()) {
+    fe.error("E0214", call.kwarg_nodes[0],
+             "a call of `" + gv->name + "` takes no keyword arguments");
+    return error_of(call);
+  }
+  std::vector<Ref<PrimExpr>> args;
+  for (size_t i = 1; i < call.args.size(); ++i) {
+    args.push_back(call_arg(fe, call.args[i]));
+    if (!args.back()) return error_of(call);
+  }
+  auto c = make<Call>(declared_return_type(fe, gv->name), "@" + gv->name, std::move(args));
+  c->span = call.span();
+  return Value::object(c, call.span());
+}
+
 }  // namespace
 
 void register_tir_builtins(Frontend& fe) {
+  fe.register_builtin("T.GlobalVar.__call__", call_global);
   register_buffer_builtins(fe);
   fe.register_builtin(
       "T.handle", [](Frontend& fe, const CallArgs& call) { return handle_ctor(fe, call, false); });

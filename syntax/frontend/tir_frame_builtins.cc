@@ -110,7 +110,9 @@ bool StmtParser::frame_builtin(const std::string& name, const CallArgs& call,
     if (!args.ok()) return true;
     bool ok = true;
     ir::Attrs attrs = sorted_attrs(fe_, *args.get("attrs"), ok);
-    for (const auto& [k, v] : attrs) func_->attrs.set(k, v);
+    // "tirx.noalias" (TVM >= v0.24) is the current spelling of "tir.noalias": one attribute.
+    for (const auto& [k, v] : attrs)
+      func_->attrs.set(k.starts_with("tirx.") ? "tir." + k.substr(5) : k, v);
     return true;
   }
   if (name == "T.match_buffer" || name == "T.alloc_buffer" || name == "T.sblock_alloc_buffer" ||

@@ -194,10 +194,12 @@ void StmtParser::parse_stmt(Node stmt, StmtSink& sink) {
       fe_.error("E0603", stmt, "`import` is not allowed inside a prim_func");
       return;
     default: {
-      std::string type = stmt.type();
-      std::string what = type;
-      if (auto pos = what.find("_statement"); pos != std::string::npos) what = what.substr(0, pos);
-      fe_.error("E0603", stmt, "`" + what + "` statements are not supported in TVMScript");
+      // Python statements TVMScript has no meaning for (del, try, raise, global, ...): name
+      // them by their keyword.
+      std::string what =
+          stmt.child_count() > 0 ? std::string(stmt.child(0).text()) : std::string(stmt.type());
+      if (what.empty() || what.size() > 20) what = stmt.type();
+      fe_.error("E0603", stmt, "`" + what + "` statements are not supported in a prim_func");
       return;
     }
   }
@@ -217,30 +219,6 @@ void StmtParser::parse_expr_stmt(Node stmt, StmtSink& sink) {
       if (!eval_call(expr, call)) return;
       frame_builtin(name, call, {}, sink);
       return;
-    }
-    // `Module.f(args)`: a call of another prim_func.
-    if (fn.kind() == NodeKind::kAttribute &&
-        fn.field(Field::kObject).kind() == NodeKind::kIdentifier) {
-      const Value* obj = fe_.lookup(fn.field(Field::kObject).text());
-      if (obj && obj->is_module_ref()) {
-        Value callee = fe_.eval(fn);
-        auto gv = callee.as<ir::GlobalVar>();
-        if (!gv) return;
-        CallArgs call;
-        call.name = gv->name;
-        if (!eval_call(expr, call)) return;
-        std::vector<Ref<PrimExpr>> args;
-        for (const Value& v : call.args) {
-          args.push_back(to_expr(fe_, v));
-          if (!args.back()) return;
-        }
-        auto c = make<Call>(DataType::Void(), "@" + gv->name, std::move(args));
-        c->span = expr.span();
-        auto e = make<Evaluate>(c);
-        e->span = stmt.span();
-        sink.emit(e);
-        return;
-      }
     }
   }
   Value v = fe_.eval(expr);
@@ -340,6 +318,11 @@ void StmtParser::parse_assignment(Node stmt, StmtSink& sink) {
       frame_builtin(name, call, targets, sink);
       return;
     }
+  }
+  if (std::string_view(right.type()).starts_with("unsupported_")) {
+    fe_.error("E0603", right, "comprehensions and generators are not supported in TVMScript");
+    for (Node t : targets) fe_.poison(std::string(t.text()));
+    return;
   }
   Value v = fe_.eval(right);
   if (v.is_error()) {
@@ -462,7 +445,8 @@ void StmtParser::parse_store(Node left, const Value& value, Node value_node, Stm
   if (!buffer->shape.empty() && idx->size() != buffer->shape.size()) {
     fe_.error("E0606", left,
               "buffer `" + buffer->name + "` has " + std::to_string(buffer->shape.size()) +
-                  " dimensions but is indexed with " + std::to_string(idx->size()));
+                  " dimension" + (buffer->shape.size() == 1 ? "" : "s") + " but is indexed with " +
+                  std::to_string(idx->size()));
     return;
   }
   Ref<PrimExpr> e;

@@ -172,6 +172,8 @@ void TirPrinter::pop_frame() {
 }
 
 std::string TirPrinter::define(const Object* o, Frame& f, const std::string& hint) {
+  // A node defined twice (invalid IR, e.g. a buffer declared in two places) keeps its name.
+  if (defined(o)) return doc_of(o);
   std::string base = hint.empty() ? "v" : hint;
   for (char& c : base) {
     bool ok =
