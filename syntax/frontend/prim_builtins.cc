@@ -177,6 +177,14 @@ Value select(Frontend& fe, const CallArgs& call, bool lazy) {
   if (!f) f = fe.to_prim_expr(vf);
   if (!c || !t || !f) return Value::error(call.span());
   if (lazy) {
+    // TVM's if_then_else matches the branch types and folds a constant condition.
+    if (t->dtype != f->dtype && !prim_match_types(t, f)) {
+      fe.error("E0241", call.node,
+               "T.if_then_else: branch types " + t->dtype.str() + " and " + f->dtype.str() +
+                   " do not match");
+      return Value::error(call.span());
+    }
+    if (auto imm = c.as_ptr<IntImm>()) return Value::object(imm->value ? t : f, call.span());
     auto node = make<Call>(t->dtype, "tir.if_then_else", std::vector<Ref<PrimExpr>>{c, t, f});
     node->span = call.span();
     return Value::object(node, call.span());

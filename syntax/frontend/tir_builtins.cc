@@ -613,6 +613,90 @@ Value range_builtin(Frontend& fe, const CallArgs& call) {
   return Value::object(make<Range>(int_imm(begin->dtype, 0), begin), call.span());
 }
 
+// T.iter_var(var, dom, iter_type, thread_tag): an iteration variable (in T.reduce axes).
+Value iter_var_builtin(Frontend& fe, const CallArgs& call) {
+  ArgBinder args(fe, call, {"var", "dom", "iter_type", "thread_tag="});
+  if (!args.ok()) return error_of(call);
+  auto var = args.get("var")->as<Var>();
+  if (!var) {
+    fe.error("E0608", args.node_of("var"), "the first argument of T.iter_var is a variable");
+    return error_of(call);
+  }
+  Ref<Range> dom = args.get("dom")->as<Range>();
+  auto type_name = fe.to_string(*args.get("iter_type"));
+  if (!type_name) return error_of(call);
+  static const std::pair<const char*, IterType> kTypes[] = {
+      {"DataPar", IterType::kDataPar},       {"ThreadIndex", IterType::kThreadIndex},
+      {"CommReduce", IterType::kCommReduce}, {"Ordered", IterType::kOrdered},
+      {"Opaque", IterType::kOpaque},         {"Unrolled", IterType::kUnrolled},
+      {"Vectorized", IterType::kVectorized}, {"Parallelized", IterType::kParallelized},
+      {"Tensorized", IterType::kTensorized}};
+  std::optional<IterType> type;
+  for (const auto& [n, t] : kTypes) {
+    if (*type_name == n) type = t;
+  }
+  if (!type) {
+    fe.error("E0608", args.node_of("iter_type"), "unknown iteration type \"" + *type_name + "\"");
+    return error_of(call);
+  }
+  std::string tag;
+  if (const Value* t = args.get("thread_tag")) {
+    auto s = fe.to_string(*t);
+    if (!s) return error_of(call);
+    tag = *s;
+  }
+  return Value::object(make<IterVar>(dom, var, *type, tag), call.span());
+}
+
+// T.reduce(combiner, source, init, axis, condition, value_index): a reduction expression.
+Value reduce_builtin(Frontend& fe, const CallArgs& call) {
+  ArgBinder args(fe, call, {"combiner", "source", "init=", "axis=", "condition=", "value_index="});
+  if (!args.ok()) return error_of(call);
+  auto combiner = args.get("combiner")->as<CommReducer>();
+  if (!combiner) {
+    fe.error("E0608", args.node_of("combiner"),
+             "the combiner of T.reduce is a T.comm_reducer(...)");
+    return error_of(call);
+  }
+  auto source = exprs_of(fe, *args.get("source"));
+  if (!source || source->empty()) return error_of(call);
+  auto r = make<Reduce>((*source)[0]->dtype);
+  r->combiner = combiner;
+  r->source = *source;
+  if (const Value* init = args.get("init"); init && !init->is_none()) {
+    auto i = exprs_of(fe, *init);
+    if (!i) return error_of(call);
+    r->init = *i;
+  }
+  if (const Value* axis = args.get("axis"); axis && !axis->is_none()) {
+    auto items = fe.to_sequence(*axis, "T.reduce axes");
+    if (!items) return error_of(call);
+    for (const Value& a : *items) {
+      auto iv = a.as<IterVar>();
+      if (!iv) {
+        fe.error("E0608", a.span(), "a T.reduce axis is a T.iter_var(...)");
+        return error_of(call);
+      }
+      r->axis.push_back(iv);
+    }
+  }
+  r->condition = bool_imm(true);
+  if (const Value* c = args.get("condition"); c && !c->is_none()) {
+    r->condition = to_expr(fe, *c);
+    if (!r->condition) return error_of(call);
+  }
+  if (const Value* v = args.get("value_index")) {
+    auto i = fe.to_int(*v);
+    if (!i) return error_of(call);
+    r->value_index = static_cast<int>(*i);
+  }
+  if (r->value_index >= 0 && static_cast<size_t>(r->value_index) < r->source.size()) {
+    r->dtype = r->source[static_cast<size_t>(r->value_index)]->dtype;
+  }
+  r->span = call.span();
+  return Value::object(r, call.span());
+}
+
 // T.evaluate(value): an Evaluate statement (the statement parser emits it).
 Value evaluate_builtin(Frontend& fe, const CallArgs& call) {
   ArgBinder args(fe, call, {"value"});
@@ -708,6 +792,8 @@ void register_tir_builtins(Frontend& fe) {
   fe.register_builtin("T.index_map", index_map_builtin);
   fe.register_builtin("T.Range", range_builtin);
   fe.register_builtin("T.evaluate", evaluate_builtin);
+  fe.register_builtin("T.iter_var", iter_var_builtin);
+  fe.register_builtin("T.reduce", reduce_builtin);
   fe.register_builtin("T.PrimExpr.astype", astype_builtin);
   // `x: T.let[T.int32] = e` (current spelling of a let annotation); the call form is a Let.
   fe.register_builtin("T.let", [](Frontend& fe, const CallArgs& call) -> Value {

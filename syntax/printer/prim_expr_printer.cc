@@ -152,15 +152,13 @@ PrimExprPrinter::Printed PrimExprPrinter::print_prec(const Ref<PrimExpr>& e) {
     case ObjectKind::kReduce: {
       const auto& r = static_cast<const Reduce&>(*e);
       std::string combiner = r.combiner ? comm_reducer(*r.combiner) : "None";
-      std::string source = list(r.source);
+      std::string out = tir("reduce") + "(" + combiner + ", [" + list(r.source) + "]";
+      if (!r.init.empty()) out += ", init=[" + list(r.init) + "]";
       std::string axis;
-      for (size_t i = 0; i < r.axis.size(); ++i) {
-        if (i) axis += ", ";
-        axis += attr_value(r.axis[i]);
-      }
-      return {tir("reduce") + "(" + combiner + ", [" + source + "], [" + axis + "], " +
-                  std::to_string(r.value_index) + ")",
-              kAtom};
+      for (size_t i = 0; i < r.axis.size(); ++i) axis += (i ? ", " : "") + attr_value(r.axis[i]);
+      out += ", axis=[" + axis + "]";
+      if (r.condition && !is_const_int(r.condition, 1)) out += ", condition=" + print(r.condition);
+      return {out + ", value_index=" + std::to_string(r.value_index) + ")", kAtom};
     }
     default:
       break;
@@ -359,8 +357,8 @@ std::string PrimExprPrinter::attr_value(const ir::ObjectRef& value) {
     case ObjectKind::kRange: {
       const auto& r = static_cast<const Range&>(*value);
       std::string lo = print(r.min);
-      std::string ext = print(r.extent);
-      return tir("Range") + "(" + lo + ", " + ext + ")";
+      std::string hi = print(prim_arith(ObjectKind::kAdd, r.min, r.extent));
+      return tir("Range") + "(" + lo + ", " + hi + ")";
     }
     case ObjectKind::kIterVar: {
       const auto& iv = static_cast<const IterVar&>(*value);
