@@ -157,6 +157,35 @@ std::optional<int64_t> const_difference(const Ref<PrimExpr>& a, const Ref<PrimEx
   return d.constant;
 }
 
+Ref<PrimExpr> simplify_sum(const Ref<PrimExpr>& e) {
+  if (!e || !e->dtype.is_int() || !e->dtype.is_scalar()) return e;
+  if (e->kind() != ObjectKind::kAdd && e->kind() != ObjectKind::kSub &&
+      e->kind() != ObjectKind::kMul)
+    return e;
+  LinearForm f = linear_form(e);
+  DataType t = e->dtype;
+  Ref<PrimExpr> out;
+  size_t live = 0;
+  for (const auto& [term, c] : f.terms) {
+    if (c == 0) continue;
+    ++live;
+    if (term->dtype != t) return e;
+    if (!out) {
+      out = c == 1 ? term : prim_arith(ObjectKind::kMul, term, int_imm(t, c));
+    } else if (c > 0) {
+      out = prim_arith(ObjectKind::kAdd, out,
+                       c == 1 ? term : prim_arith(ObjectKind::kMul, term, int_imm(t, c)));
+    } else {
+      out = prim_arith(ObjectKind::kSub, out,
+                       c == -1 ? term : prim_arith(ObjectKind::kMul, term, int_imm(t, -c)));
+    }
+  }
+  if (live == 0) return int_imm(t, f.constant);
+  if (f.constant > 0) out = prim_arith(ObjectKind::kAdd, out, int_imm(t, f.constant));
+  if (f.constant < 0) out = prim_arith(ObjectKind::kSub, out, int_imm(t, -f.constant));
+  return out ? out : e;
+}
+
 Ref<PrimExpr> simplify_extent(const Ref<PrimExpr>& start, const Ref<PrimExpr>& stop) {
   if (!start || !stop) return nullptr;
   Ref<PrimExpr> raw = prim_arith(ObjectKind::kSub, stop, start);

@@ -196,7 +196,7 @@ class Detector {
         } else {
           Ref<PrimExpr> ext = arith(
               ObjectKind::kSub, arith(ObjectKind::kAdd, i.max, int_imm(i.max->dtype, 1)), i.min);
-          ranges.push_back(make<Range>(i.min, ext));
+          ranges.push_back(make<Range>(i.min, simplify_sum(ext)));
         }
       }
       out.push_back(make<BufferRegion>(a.buffer, std::move(ranges)));
@@ -293,6 +293,16 @@ class Detector {
             }
             return;
           }
+        }
+        if (c->op == "tir.if_then_else" && c->args.size() == 3) {
+          expr(c->args[0]);
+          for (size_t branch = 1; branch <= 2; ++branch) {
+            DomMap saved = dom_;
+            constrain(c->args[0], branch == 2);
+            expr(c->args[branch]);
+            dom_ = std::move(saved);
+          }
+          return;
         }
         for (const auto& a : c->args) expr(a);
         return;
@@ -397,8 +407,18 @@ class Detector {
       case ObjectKind::kIfThenElse: {
         auto i = s.as_ptr<IfThenElse>();
         expr(i->condition);
-        stmt(i->then_case);
-        stmt(i->else_case);
+        {
+          DomMap saved = dom_;
+          constrain(i->condition, false);
+          stmt(i->then_case);
+          dom_ = std::move(saved);
+        }
+        if (i->else_case) {
+          DomMap saved = dom_;
+          constrain(i->condition, true);
+          stmt(i->else_case);
+          dom_ = std::move(saved);
+        }
         return;
       }
       case ObjectKind::kWhile:
@@ -442,6 +462,52 @@ class Detector {
   std::unordered_map<const Var*, Ref<Buffer>> visible_;
   std::unordered_map<const Var*, Ref<MatchBufferRegion>> matched_;
   DomMap dom_;
+
+  // Narrows the domains of loop variables under a branch condition (`k < 8` bounds k), as
+  // TVM's ConditionalBoundsContext does for the conditions it can read.
+  void constrain(const Ref<PrimExpr>& cond, bool negate) {
+    if (!cond) return;
+    if (auto n = cond.as_ptr<Not>()) {
+      constrain(n->a, !negate);
+      return;
+    }
+    auto b = cond.as_ptr<BinaryOp>();
+    if (!b) return;
+    ObjectKind k = b->kind();
+    if ((k == ObjectKind::kAnd && !negate) || (k == ObjectKind::kOr && negate)) {
+      constrain(b->a, negate);
+      constrain(b->b, negate);
+      return;
+    }
+    if (!b->is_comparison() || k == ObjectKind::kEQ || k == ObjectKind::kNE) return;
+    Ref<PrimExpr> lhs = b->a, rhs = b->b;
+    if (!lhs.is<Var>() && rhs.is<Var>()) {
+      std::swap(lhs, rhs);
+      k = k == ObjectKind::kLT   ? ObjectKind::kGT
+          : k == ObjectKind::kLE ? ObjectKind::kGE
+          : k == ObjectKind::kGT ? ObjectKind::kLT
+                                 : ObjectKind::kLE;
+    }
+    auto var = lhs.as_ptr<Var>();
+    if (!var || !dom_.count(var) || uses_dom(rhs, dom_)) return;
+    if (negate) {
+      k = k == ObjectKind::kLT   ? ObjectKind::kGE
+          : k == ObjectKind::kLE ? ObjectKind::kGT
+          : k == ObjectKind::kGT ? ObjectKind::kLE
+                                 : ObjectKind::kLT;
+    }
+    Interval& d = dom_[var];
+    if (!d.bounded()) return;
+    if (k == ObjectKind::kLT || k == ObjectKind::kLE) {
+      Ref<PrimExpr> hi =
+          k == ObjectKind::kLT ? arith(ObjectKind::kSub, rhs, int_imm(rhs->dtype, 1)) : rhs;
+      if (auto diff = const_difference(hi, d.max); diff && *diff < 0) d.max = hi;
+    } else {
+      Ref<PrimExpr> lo =
+          k == ObjectKind::kGT ? arith(ObjectKind::kAdd, rhs, int_imm(rhs->dtype, 1)) : rhs;
+      if (auto diff = const_difference(lo, d.min); diff && *diff > 0) d.min = lo;
+    }
+  }
 };
 
 class Completer {

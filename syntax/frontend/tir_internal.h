@@ -67,6 +67,9 @@ std::optional<std::vector<Ref<PrimExpr>>> to_indices(Frontend& fe, const Ref<Buf
 // `stop - start` simplified as TVM's analyzer does in the cases the text format produces:
 // constants fold, `(a + x) - a` is `x`, equal linear forms cancel.
 Ref<PrimExpr> simplify_extent(const Ref<PrimExpr>& start, const Ref<PrimExpr>& stop);
+// `e` rebuilt from its linear form when that is simpler (`n - 1 + 1` is `n`, `(a + 3) - a` is 3);
+// `e` itself otherwise.
+Ref<PrimExpr> simplify_sum(const Ref<PrimExpr>& e);
 // The constant difference a - b when both are the same linear form up to a constant.
 std::optional<int64_t> const_difference(const Ref<PrimExpr>& a, const Ref<PrimExpr>& b);
 // Structural equality of expressions (variables by identity).
