@@ -359,7 +359,11 @@ void StmtParser::parse_annotated(Node stmt, Node left, StmtSink& sink) {
   }
   auto var = make<Var>(name, DataType::Int32());
   var->span = left.span();
-  if (ann.is_namespace() && !ann.bound_self() && dtype_of_constructor(ann.as_string())) {
+  // `x: T.let = e` (current spelling): the variable takes the value's type.
+  bool typed_by_value = ann.is_namespace() && ann.as_string() == "T.let";
+  if (typed_by_value) {
+    // typed below, from the value
+  } else if (ann.is_namespace() && !ann.bound_self() && dtype_of_constructor(ann.as_string())) {
     var->dtype = *dtype_of_constructor(ann.as_string());
   } else if (ann.is_namespace() && ann.as_string() == "T.handle") {
     var->dtype = DataType::Handle();
@@ -386,7 +390,15 @@ void StmtParser::parse_annotated(Node stmt, Node left, StmtSink& sink) {
     return;
   }
   Ref<PrimExpr> value;
-  if (v.is_int() && !var->dtype.is_bool())
+  if (typed_by_value) {
+    value = to_expr(fe_, v);
+    if (!value) {
+      fe_.poison(name);
+      return;
+    }
+    var->dtype = value->dtype;
+    if (auto src = value.as_ptr<Var>()) var->pointer = src->pointer;
+  } else if (v.is_int() && !var->dtype.is_bool())
     value = literal_like(v.as_int(), var->dtype, v.span());
   else if (v.is_float())
     value = literal_like(v.as_float(), var->dtype, v.span());

@@ -487,3 +487,42 @@ class Module:
         T.func_attr({"global_symbol": "other"})
         A[0] = Module.helper(A[1]))");
 }
+
+TEST_CASE("detected regions: symbolic extents and branch conditions") {
+  std::string printed = roundtrip(R"(@T.prim_func
+def f(a: T.handle, B: T.Buffer((16,), "float32")):
+    n = T.int32()
+    A = T.match_buffer(a, (16, n))
+    for i in range(16):
+        with T.block("b"):
+            vi = T.axis.spatial(16, i)
+            for k in range(n):
+                B[vi] = B[vi] + A[vi, k]
+    for i in range(16):
+        with T.block("c"):
+            vi = T.axis.spatial(16, i)
+            for k in range(16):
+                if k < 8:
+                    B[vi] = B[vi] + A[k, 0]
+                else:
+                    B[vi] = B[vi] + A[k, 1]
+)");
+  CHECK(printed.find("T.reads(B[vi], A[vi, 0:n])") != std::string::npos);
+  CHECK(printed.find("T.reads(B[vi], A[0:16, 0:2])") != std::string::npos);
+}
+
+TEST_CASE("let annotations of the current spelling parse like the legacy ones") {
+  std::string printed = roundtrip(R"(@T.prim_func
+def f(n: T.int32):
+    x: T.let = n + 1
+    y: T.let[T.int64] = T.int64(2)
+    T.evaluate(x + 1)
+)");
+  CHECK(printed == R"(# from tvm.script import tir as T
+
+@T.prim_func
+def f(n: T.int32):
+    x: T.int32 = n + 1
+    y: T.int64 = T.int64(2)
+    T.evaluate(x + 1))");
+}
