@@ -526,3 +526,51 @@ def f(n: T.int32):
     y: T.int64 = T.int64(2)
     T.evaluate(x + 1))");
 }
+
+TEST_CASE("unusual constructs round-trip: strides, offsets, free buffers, attrs, reserved names") {
+  roundtrip(R"(@T.prim_func
+def f(a: T.handle, b: T.handle):
+    m = T.int32()
+    s0 = T.int32()
+    A = T.match_buffer(a, (m, 8), strides=(s0, 1))
+    B = T.match_buffer(b, (m, 8), elem_offset=4)
+    for bx in T.thread_binding(4, thread="blockIdx.x"):
+        for tx in T.thread_binding(8, thread="threadIdx.x"):
+            with T.block("outer"):
+                vb, vt = T.axis.remap("SS", [bx, tx])
+                T.reads(A[vb * 2:vb * 2 + 2, vt])
+                T.writes(B[vb * 2:vb * 2 + 2, vt])
+                for k in range(2):
+                    with T.block("inner"):
+                        vk = T.axis.spatial(8, vb * 2 + k)
+                        t: T.float32 = A[vk, vt]
+                        B[vk, vt] = t * t
+    C = T.Buffer((4,), "int32", scope="local")
+    buf = T.allocate([4], "int32", "local", T.bool(True), annotations={"x": 1})
+    T.attr("default", "pragma_import_c", "abc")
+    for i in T.serial(1, 5, annotations={"pragma_unroll_explicit": 0}):
+        C[i - 1] = i
+    for R in range(2):
+        C[R] = T.int32(0)
+    D = T.alloc_buffer((2,), "bool")
+    A[0, 0] = T.float32("-inf")
+    A[0, 1] = T.float32("nan")
+)");
+  roundtrip(R"(@T.prim_func
+def f(A: T.Buffer((8,), "float32"), n: T.int32):
+    k = T.int32()
+    A[0] = T.reduce(T.comm_reducer(lambda x, y: x + y, [T.float32(0)]), [A[k]], axis=[T.iter_var(k, T.Range(0, 4), "CommReduce", "")], value_index=0)
+    if n > 2:
+        x = n * 2
+        A[x] = T.float32(1)
+    elif n > 1:
+        A[1] = T.float32(2)
+    if n == 0:
+        A[2] = T.float32(3)
+    with T.block("root"):
+        T.reads()
+        T.writes()
+        tmp = T.alloc_buffer((1,))
+        tmp[0] = A[0]
+)");
+}
