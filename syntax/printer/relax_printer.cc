@@ -3,8 +3,7 @@
 
 namespace relax::syntax {
 
-void print_relax_function(PrinterContext& ctx, const ir::Function& func, const std::string& name,
-                          bool standalone) {
+void print_relax_function(PrinterContext& ctx, const ir::Function& func, const std::string& name, bool standalone) {
   (void)func, (void)standalone;
   ctx.uses_relax = true;
   ctx.writer.line("@R.function");
