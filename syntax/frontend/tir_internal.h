@@ -13,6 +13,24 @@
 
 namespace relax::syntax::tirfe {
 
+// Diagnostic codes of the TIR front end:
+//   E0601 a statement-level builtin (T.reads, T.grid, ...) used inside an expression
+//   E0602 a parameter or let annotation that is not a TIR type
+//   E0603 Python TVMScript has no meaning for (del, try, break, comprehensions, bad `with`)
+//   E0604 an assignment or loop target that does not fit the value (unpacking, chained `=`)
+//   E0605 a block-level builtin outside `with T.block(...)` (T.reads, T.axis.*, T.init, ...)
+//   E0606 a buffer access with the wrong number of indices, or a store into a non-buffer
+//   E0607 a region that is not a buffer region, or regions TVM cannot detect automatically
+//   E0608 an argument of the wrong kind or type (dtype mismatch, non-bool predicate, ...)
+//   E0609 an unknown or non-literal @T.prim_func argument
+//   E0610 T.launch_thread of something that is not a thread
+//   E0611 T.axis.remap of a non-loop variable or an unknown axis kind
+//   E0612 a bad return annotation or `return` without a value
+//   E0613 a block or function item given twice (T.reads, T.where, T.init, T.block_attr, ...)
+//   E0614 a `for` over something other than range/T.serial/.../T.grid
+//   E0615 a non-boolean `if` condition
+//   W0601 an unknown buffer keyword argument (ignored)
+
 using ir::DataType;
 using ir::Ref;
 using namespace ir::tir;
