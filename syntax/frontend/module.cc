@@ -156,6 +156,7 @@ class ModuleParser {
       std::string last = full.substr(full.rfind('.') + 1);
       std::string_view ns = canonical_namespace(last);
       if (!ns.empty()) fe_.define_global(bound, Value::ns(std::string(ns)));
+      else if (last == "TypeVar" || last == "Axis") fe_.define_global(bound, Value::ns(last));  // typing.TypeVar, tvm.tirx.layout.Axis
       else if (last == "ir_module") fe_.define_global(bound, Value::ns("I.ir_module"));
       else fe_.define_global(bound, Value::ns(canonical_path(full)));
     }

@@ -553,6 +553,8 @@ class FunctionParser {
                         ", not " + fresh->dtype.str());
           return;
         }
+        // `n = T.int64(is_size_var=True)` marks the signature's variable as a size variable.
+        if (fresh->is_size_var) prev->is_size_var = true;
         fe_.define(name, *existing);
         return;
       }

@@ -161,7 +161,18 @@ void report_syntax_errors(const SyntaxTree& tree, ir::DiagnosticBag& diags) {
       std::string expected = node.is_named() ? std::string(node.type()) : "'" + std::string(node.type()) + "'";
       if (expected == "'_newline'" || expected == "_newline") expected = "a new line";
       if (expected == "'_indent'" || expected == "_indent") expected = "an indented block";
-      diags.error("E0102", node.span(), "expected " + expected + context_of(parent));
+      ir::Diagnostic& d = diags.error("E0102", node.span(), "expected " + expected + context_of(parent));
+      // A missing closing bracket points back at the bracket it would close.
+      std::string_view closer = node.type();
+      const char* opener = closer == ")" ? "(" : closer == "]" ? "[" : closer == "}" ? "{" : nullptr;
+      if (opener && !parent.is_null()) {
+        for (Node sibling : parent.children()) {
+          if (sibling.type() == std::string_view(opener)) {
+            d.label(sibling.span(), std::string("to match this '") + opener + "'");
+            break;
+          }
+        }
+      }
       continue;
     }
     if (!node.has_error()) continue;

@@ -291,6 +291,9 @@ std::string PrimExprPrinter::comm_reducer(const CommReducer& r) {
 }
 
 std::string PrimExprPrinter::index_map(const IndexMap& m) {
+  // An index map is TIR (its indices parse as T.* expressions) even inside a Relax attribute.
+  bool saved_relax = relax_;
+  relax_ = false;
   begin_lambda();
   std::string params;
   for (const auto& v : m.initial_indices)
@@ -300,6 +303,7 @@ std::string PrimExprPrinter::index_map(const IndexMap& m) {
   end_lambda();
   std::string out = tir("index_map") + "(lambda " + params + ": " + body;
   if (m.inverse) out += ", inverse_index_map=" + index_map(*m.inverse);
+  relax_ = saved_relax;
   return out + ")";
 }
 

@@ -239,7 +239,7 @@ std::string TirPrinter::var_creation(const Var& v) {
     if (!v.pointer->storage_scope.empty()) out += ", " + quote_string(v.pointer->storage_scope);
     return out + ")";
   }
-  return tir(v.dtype.str()) + "()";
+  return tir(v.dtype.str()) + (v.is_size_var ? "(is_size_var=True)" : "()");
 }
 
 std::string TirPrinter::type_annotation(const Var& v) {
