@@ -409,6 +409,14 @@ Value packed_call(Frontend& fe, const CallArgs& call, const std::string& op) {
       attrs.set(key, *idx);
       continue;
     }
+    if (op == "relax.call_packed") {
+      // Extra keywords of a packed call are the call's attributes (TVM keeps them in a
+      // DictAttrs and prints them back as keywords).
+      auto a = fe.to_attr_value(value);
+      if (!a) return Value::error(call.span());
+      attrs.set(key, *a);
+      continue;
+    }
     fe.error(codes::kCall, call.kwarg_nodes[k],
              "`" + call.name + "` got an unexpected keyword argument `" + key + "`");
     return Value::error(call.span());
