@@ -200,6 +200,7 @@ void reflect_fields(const Object& node, FieldVisitor& v) {
     case K::kTirVar: {
       const auto& x = static_cast<const tir::Var&>(node);
       v.value(x.dtype);
+      v.value(x.is_size_var);
       v.value(x.pointer.has_value());
       if (x.pointer) {
         v.value(x.pointer->element);

@@ -45,6 +45,8 @@ class Var : public PrimExpr {
   std::string name;
   // Set on handle variables that point to typed memory.
   std::optional<PointerType> pointer;
+  // A size variable (TVM's SizeVar): known to be non-negative. `T.int64(is_size_var=True)`.
+  bool is_size_var = false;
 };
 
 class IntImm : public PrimExpr {

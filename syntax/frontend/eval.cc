@@ -312,6 +312,8 @@ Value Frontend::eval(Node expr) {
       }
       // Calling a value: a Relax function, global var or closure.
       std::string prefix = type_prefix(callee);
+      // In a prim_func, calling a module function is a TIR call ("T.GlobalVar.__call__").
+      if (dialect == Dialect::kTir && callee.is<ir::GlobalVar>()) prefix = "T.GlobalVar";
       call.name = prefix + ".__call__";
       call.args.insert(call.args.begin(), callee);
       call.arg_nodes.insert(call.arg_nodes.begin(), fn_node);

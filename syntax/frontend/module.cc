@@ -79,7 +79,9 @@ class ModuleParser {
         return;
       default: break;
     }
-    if (stmt.has_error()) return;  // reported as a syntax error
+    // Reported as a syntax error. A definition with an error inside is still visited: its
+    // members are declared and checked (and dropped afterwards), so all errors are reported.
+    if (stmt.has_error() && stmt.kind() != NodeKind::kDecoratedDefinition) return;
     switch (stmt.kind()) {
       case NodeKind::kExpressionStatement:
         if (is_docstring(stmt)) return;
@@ -154,6 +156,7 @@ class ModuleParser {
       std::string last = full.substr(full.rfind('.') + 1);
       std::string_view ns = canonical_namespace(last);
       if (!ns.empty()) fe_.define_global(bound, Value::ns(std::string(ns)));
+      else if (last == "TypeVar" || last == "Axis") fe_.define_global(bound, Value::ns(last));  // typing.TypeVar, tvm.tirx.layout.Axis
       else if (last == "ir_module") fe_.define_global(bound, Value::ns("I.ir_module"));
       else fe_.define_global(bound, Value::ns(canonical_path(full)));
     }
@@ -211,7 +214,7 @@ class ModuleParser {
     Node body = cls.field(Field::kBody);
     for (Node stmt : body.named_children()) {
       if (stmt.kind() == NodeKind::kComment) continue;
-      if (stmt.has_error()) continue;
+      if (stmt.has_error() && stmt.kind() != NodeKind::kDecoratedDefinition) continue;
       switch (stmt.kind()) {
         case NodeKind::kPassStatement: break;
         case NodeKind::kDecoratedDefinition: {

@@ -18,9 +18,9 @@ std::optional<DataType> dtype_of_constructor(std::string_view name) {
   if (!name.starts_with("T.")) return std::nullopt;
   name.remove_prefix(2);
   static const std::pair<std::string_view, std::string_view> kShort[] = {
-      {"f16", "float16"}, {"f32", "float32"}, {"f64", "float64"}, {"bf16", "bfloat16"}, {"i8", "int8"},
-      {"i16", "int16"},   {"i32", "int32"},   {"i64", "int64"},   {"u8", "uint8"},      {"u16", "uint16"},
-      {"u32", "uint32"},  {"u64", "uint64"},
+      {"f16", "float16"}, {"f32", "float32"}, {"f64", "float64"}, {"bf16", "bfloat16"},
+      {"i8", "int8"},     {"i16", "int16"},   {"i32", "int32"},   {"i64", "int64"},
+      {"u8", "uint8"},    {"u16", "uint16"},  {"u32", "uint32"},  {"u64", "uint64"},
   };
   for (const auto& [s, full] : kShort) {
     if (name == s) return DataType::parse(full);
@@ -41,40 +41,52 @@ Value call_dtype_constructor(Frontend& fe, const CallArgs& call, DataType dtype)
   if (!args.ok()) return Value::error(span);
   const Value* v = args.get("expr");
   if (!v) {
+    // `T.int64(is_size_var=True)` declares a size variable (non-negative).
     auto var = make<Var>("", dtype);
     var->span = span;
+    if (const Value* size = args.get("is_size_var")) {
+      auto flag = fe.to_bool(*size);
+      if (!flag) return Value::error(span);
+      var->is_size_var = *flag;
+    }
     return Value::object(var, span);
   }
   if (v->is_error()) return *v;
   if (v->is_string()) {
     const std::string& s = v->as_string();
     double d;
-    if (s == "inf") d = std::numeric_limits<double>::infinity();
-    else if (s == "-inf") d = -std::numeric_limits<double>::infinity();
-    else if (s == "nan") d = std::numeric_limits<double>::quiet_NaN();
-    else if (s == "-nan") d = -std::numeric_limits<double>::quiet_NaN();
+    if (s == "inf")
+      d = std::numeric_limits<double>::infinity();
+    else if (s == "-inf")
+      d = -std::numeric_limits<double>::infinity();
+    else if (s == "nan")
+      d = std::numeric_limits<double>::quiet_NaN();
+    else if (s == "-nan")
+      d = -std::numeric_limits<double>::quiet_NaN();
     else {
-      fe.error("E0240", v->span(), "T." + dtype.str() + "(\"" + s + "\"): only \"inf\", \"-inf\" and \"nan\" are accepted as strings");
+      fe.error("E0240", v->span(),
+               "T." + dtype.str() + "(\"" + s +
+                   "\"): only \"inf\", \"-inf\" and \"nan\" are accepted as strings");
       return Value::error(span);
     }
     return Value::object(float_imm(dtype, d, span), span);
   }
   if (v->is_bool()) {
-    if (dtype.is_floating()) return Value::object(float_imm(dtype, v->as_bool() ? 1.0 : 0.0, span), span);
+    if (dtype.is_floating())
+      return Value::object(float_imm(dtype, v->as_bool() ? 1.0 : 0.0, span), span);
     return Value::object(int_imm(dtype, v->as_bool() ? 1 : 0, span), span);
   }
   if (v->is_int()) {
-    if (dtype.is_floating()) return Value::object(float_imm(dtype, static_cast<double>(v->as_int()), span), span);
+    if (dtype.is_floating())
+      return Value::object(float_imm(dtype, static_cast<double>(v->as_int()), span), span);
     if (dtype.is_bool()) return Value::object(int_imm(dtype, v->as_int() != 0, span), span);
     return Value::object(int_imm(dtype, v->as_int(), span), span);
   }
   if (v->is_float()) {
-    if (dtype.is_floating()) {
-      double d = v->as_float();
-      if (dtype.bits() == 32) d = static_cast<double>(static_cast<float>(d));
-      return Value::object(float_imm(dtype, d, span), span);
-    }
-    return Value::object(prim_cast(dtype, float_imm(DataType::Float32(), v->as_float()), span), span);
+    // TVM keeps the Python float (a double) in the immediate, whatever the dtype's width.
+    if (dtype.is_floating()) return Value::object(float_imm(dtype, v->as_float(), span), span);
+    return Value::object(prim_cast(dtype, float_imm(DataType::Float32(), v->as_float()), span),
+                         span);
   }
   Ref<PrimExpr> e = fe.to_prim_expr(*v);
   if (!e) return Value::error(span);
@@ -106,7 +118,9 @@ Value folding_binary(Frontend& fe, const CallArgs& call) {
   if (!two_prims(fe, call, a, b)) return Value::error(call.span());
   Ref<PrimExpr> out = prim_arith(kKind, a, b, call.span());
   if (!out) {
-    fe.error("E0241", call.node, call.name + ": operand types " + a->dtype.str() + " and " + b->dtype.str() + " do not match");
+    fe.error("E0241", call.node,
+             call.name + ": operand types " + a->dtype.str() + " and " + b->dtype.str() +
+                 " do not match");
     return Value::error(call.span());
   }
   return Value::object(out, call.span());
@@ -118,7 +132,9 @@ Value raw_binary(Frontend& fe, const CallArgs& call) {
   Ref<PrimExpr> a, b;
   if (!two_prims(fe, call, a, b)) return Value::error(call.span());
   if (a->dtype != b->dtype) {
-    fe.error("E0241", call.node, call.name + ": operand types " + a->dtype.str() + " and " + b->dtype.str() + " differ");
+    fe.error(
+        "E0241", call.node,
+        call.name + ": operand types " + a->dtype.str() + " and " + b->dtype.str() + " differ");
     return Value::error(call.span());
   }
   return Value::object(binary(kKind, a, b, call.span()), call.span());
@@ -128,15 +144,17 @@ Value ceildiv(Frontend& fe, const CallArgs& call) {
   Ref<PrimExpr> a, b;
   if (!two_prims(fe, call, a, b)) return Value::error(call.span());
   // ceildiv(a, b) = floordiv(a + b - 1, b), as TVM defines it.
-  Ref<PrimExpr> num = prim_arith(ObjectKind::kSub, prim_arith(ObjectKind::kAdd, a, b), literal_like(int64_t{1}, a->dtype));
+  Ref<PrimExpr> num = prim_arith(ObjectKind::kSub, prim_arith(ObjectKind::kAdd, a, b),
+                                 literal_like(int64_t{1}, a->dtype));
   Ref<PrimExpr> out = num ? prim_arith(ObjectKind::kFloorDiv, num, b, call.span()) : nullptr;
   if (!out) return Value::error(call.span());
   return Value::object(out, call.span());
 }
 
 Value cast(Frontend& fe, const CallArgs& call, bool dtype_first) {
-  ArgBinder args(fe, call, dtype_first ? std::initializer_list<std::string_view>{"dtype", "value"}
-                                       : std::initializer_list<std::string_view>{"value", "dtype"});
+  ArgBinder args(fe, call,
+                 dtype_first ? std::initializer_list<std::string_view>{"dtype", "value"}
+                             : std::initializer_list<std::string_view>{"value", "dtype"});
   if (!args.ok()) return Value::error(call.span());
   auto dtype = fe.to_dtype(*args.get("dtype"));
   Ref<PrimExpr> value = fe.to_prim_expr(*args.get("value"));
@@ -157,12 +175,22 @@ Value select(Frontend& fe, const CallArgs& call, bool lazy) {
   const Value& vt = *args.get("true_value");
   const Value& vf = *args.get("false_value");
   Ref<PrimExpr> t = vt.as<PrimExpr>(), f = vf.as<PrimExpr>();
-  if (!t && f && vt.is_python_number() && !vt.is_bool()) t = vt.is_int() ? literal_like(vt.as_int(), f->dtype) : literal_like(vt.as_float(), f->dtype);
-  if (!f && t && vf.is_python_number() && !vf.is_bool()) f = vf.is_int() ? literal_like(vf.as_int(), t->dtype) : literal_like(vf.as_float(), t->dtype);
+  if (!t && f && vt.is_python_number() && !vt.is_bool())
+    t = vt.is_int() ? literal_like(vt.as_int(), f->dtype) : literal_like(vt.as_float(), f->dtype);
+  if (!f && t && vf.is_python_number() && !vf.is_bool())
+    f = vf.is_int() ? literal_like(vf.as_int(), t->dtype) : literal_like(vf.as_float(), t->dtype);
   if (!t) t = fe.to_prim_expr(vt);
   if (!f) f = fe.to_prim_expr(vf);
   if (!c || !t || !f) return Value::error(call.span());
   if (lazy) {
+    // TVM's if_then_else matches the branch types and folds a constant condition.
+    if (t->dtype != f->dtype && !prim_match_types(t, f)) {
+      fe.error("E0241", call.node,
+               "T.if_then_else: branch types " + t->dtype.str() + " and " + f->dtype.str() +
+                   " do not match");
+      return Value::error(call.span());
+    }
+    if (auto imm = c.as_ptr<IntImm>()) return Value::object(imm->value ? t : f, call.span());
     auto node = make<Call>(t->dtype, "tir.if_then_else", std::vector<Ref<PrimExpr>>{c, t, f});
     node->span = call.span();
     return Value::object(node, call.span());
@@ -175,16 +203,20 @@ Value select(Frontend& fe, const CallArgs& call, bool lazy) {
 }  // namespace
 
 void register_prim_builtins(Frontend& fe) {
-  for (const char* name : {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-                           "float16", "float32", "float64", "bfloat16", "float8_e4m3fn", "float8_e5m2", "f16", "f32",
-                           "f64", "bf16", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"}) {
+  for (const char* name :
+       {"bool",        "int8",   "int16",   "int32",   "int64",   "uint8",    "uint16",
+        "uint32",      "uint64", "float16", "float32", "float64", "bfloat16", "float8_e4m3fn",
+        "float8_e5m2", "f16",    "f32",     "f64",     "bf16",    "i8",       "i16",
+        "i32",         "i64",    "u8",      "u16",     "u32",     "u64"}) {
     std::string full = std::string("T.") + name;
     fe.register_builtin(full, [full](Frontend& fe, const CallArgs& call) {
       return call_dtype_constructor(fe, call, *dtype_of_constructor(full));
     });
   }
-  fe.register_builtin("T.Cast", [](Frontend& fe, const CallArgs& call) { return cast(fe, call, true); });
-  fe.register_builtin("T.cast", [](Frontend& fe, const CallArgs& call) { return cast(fe, call, false); });
+  fe.register_builtin("T.Cast",
+                      [](Frontend& fe, const CallArgs& call) { return cast(fe, call, true); });
+  fe.register_builtin("T.cast",
+                      [](Frontend& fe, const CallArgs& call) { return cast(fe, call, false); });
   fe.register_builtin("T.max", folding_binary<ObjectKind::kMax>);
   fe.register_builtin("T.min", folding_binary<ObjectKind::kMin>);
   fe.register_builtin("T.floordiv", folding_binary<ObjectKind::kFloorDiv>);
@@ -216,8 +248,10 @@ void register_prim_builtins(Frontend& fe) {
     if (!a) return Value::error(call.span());
     return Value::object(make<Not>(a), call.span());
   });
-  fe.register_builtin("T.Select", [](Frontend& fe, const CallArgs& call) { return select(fe, call, false); });
-  fe.register_builtin("T.if_then_else", [](Frontend& fe, const CallArgs& call) { return select(fe, call, true); });
+  fe.register_builtin("T.Select",
+                      [](Frontend& fe, const CallArgs& call) { return select(fe, call, false); });
+  fe.register_builtin("T.if_then_else",
+                      [](Frontend& fe, const CallArgs& call) { return select(fe, call, true); });
 }
 
 }  // namespace relax::syntax

@@ -188,6 +188,8 @@ Ref<PrimExpr> try_fold(ObjectKind kind, const Ref<PrimExpr>& a, const Ref<PrimEx
 
 }  // namespace
 
+bool prim_match_types(Ref<PrimExpr>& a, Ref<PrimExpr>& b) { return a && b && match_types(a, b); }
+
 Ref<PrimExpr> prim_cast(DataType t, Ref<PrimExpr> value, ir::Span span) {
   if (!value || value->dtype == t) return value;
   if (t.is_scalar()) {

@@ -26,6 +26,10 @@ Ref<PrimExpr> prim_arith(ir::ObjectKind kind, Ref<PrimExpr> a, Ref<PrimExpr> b, 
 // to the other's lanes.
 Ref<PrimExpr> prim_compare(ir::ObjectKind kind, Ref<PrimExpr> a, Ref<PrimExpr> b, ir::Span span = {});
 
+// Brings two operands to one dtype as TVM's BinaryOpMatchTypes does (casts, broadcasts); false
+// when they cannot be matched.
+bool prim_match_types(Ref<PrimExpr>& a, Ref<PrimExpr>& b);
+
 // `-x` as TVM builds it: a negated immediate, or `x * -1`.
 Ref<PrimExpr> prim_negate(Ref<PrimExpr> x, ir::Span span = {});
 

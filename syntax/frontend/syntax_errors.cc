@@ -147,10 +147,11 @@ void report_error_node(Node error, ir::DiagnosticBag& diags) {
 void report_syntax_errors(const SyntaxTree& tree, ir::DiagnosticBag& diags) {
   Node root = tree.root();
   if (!root.has_error()) return;
-  std::vector<Node> stack{root};
-  // Depth-first, in source order: push children in reverse.
+  // Depth-first, in source order, remembering each node's parent (tree-sitter's own parent
+  // lookup is unreliable for zero-width MISSING nodes).
+  std::vector<std::pair<Node, Node>> stack{{root, Node()}};
   while (!stack.empty()) {
-    Node node = stack.back();
+    auto [node, parent] = stack.back();
     stack.pop_back();
     if (node.is_error()) {
       report_error_node(node, diags);
@@ -160,13 +161,23 @@ void report_syntax_errors(const SyntaxTree& tree, ir::DiagnosticBag& diags) {
       std::string expected = node.is_named() ? std::string(node.type()) : "'" + std::string(node.type()) + "'";
       if (expected == "'_newline'" || expected == "_newline") expected = "a new line";
       if (expected == "'_indent'" || expected == "_indent") expected = "an indented block";
-      ir::Span span = node.span();
-      diags.error("E0102", span, "expected " + expected + context_of(node.parent()));
+      ir::Diagnostic& d = diags.error("E0102", node.span(), "expected " + expected + context_of(parent));
+      // A missing closing bracket points back at the bracket it would close.
+      std::string_view closer = node.type();
+      const char* opener = closer == ")" ? "(" : closer == "]" ? "[" : closer == "}" ? "{" : nullptr;
+      if (opener && !parent.is_null()) {
+        for (Node sibling : parent.children()) {
+          if (sibling.type() == std::string_view(opener)) {
+            d.label(sibling.span(), std::string("to match this '") + opener + "'");
+            break;
+          }
+        }
+      }
       continue;
     }
     if (!node.has_error()) continue;
     std::vector<Node> children = node.children();
-    for (auto it = children.rbegin(); it != children.rend(); ++it) stack.push_back(*it);
+    for (auto it = children.rbegin(); it != children.rend(); ++it) stack.emplace_back(*it, node);
   }
 }
 

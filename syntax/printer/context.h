@@ -4,6 +4,8 @@
 #pragma once
 
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 #include "ir/module.h"
 #include "syntax/printer.h"
@@ -22,6 +24,12 @@ struct PrinterContext {
   bool uses_ir = false;
   bool uses_tir = false;
   bool uses_relax = false;
+  // Constants printed as metadata references (`metadata["relax.expr.Constant"][i]`) with their
+  // indices; when any is printed the text ends with TVM's "Metadata omitted" comment.
+  std::unordered_map<const ir::Object*, int> metadata;
+  // Symbolic variables the current profile declares as `n = TypeVar("n")` lines above the
+  // module or functions (TEXT_FORMAT.md 2.6), by name.
+  std::vector<std::string> type_vars;
 
   bool legacy() const { return options.profile == Profile::kLegacy; }
   // The name a variable, buffer or function was defined with; "<undefined>" marks a bug or a

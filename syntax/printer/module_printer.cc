@@ -18,6 +18,7 @@ int member_group(const ir::ObjectRef& func) {
 
 std::string header(const PrinterContext& ctx) {
   std::string out;
+  if (!ctx.type_vars.empty()) out += "# from typing import TypeVar\n";
   if (ctx.uses_ir) out += "# from tvm.script import ir as I\n";
   if (ctx.uses_tir) {
     out += ctx.legacy() ? "# from tvm.script import tir as T\n"
@@ -25,7 +26,16 @@ std::string header(const PrinterContext& ctx) {
   }
   if (ctx.uses_relax) out += "# from tvm.script import relax as R\n";
   if (!out.empty()) out += "\n";
+  // The current profile's TypeVars, sorted, just above the module or the first function.
+  std::vector<std::string> type_vars = ctx.type_vars;
+  std::sort(type_vars.begin(), type_vars.end());
+  for (const auto& name : type_vars) out += name + " = TypeVar(" + quote_string(name) + ")\n";
   return out;
+}
+
+// TVM's closing comment when constants were printed as metadata references.
+std::string footer(const PrinterContext& ctx) {
+  return ctx.metadata.empty() ? "" : "\n\n# Metadata omitted. Use show_meta=True in script() method to show it.";
 }
 
 // The name a function prints under when printed alone: its global symbol, else "main".
@@ -99,7 +109,7 @@ std::string print_module(const ir::IRModule& module, const PrintOptions& options
   }
   if (members.empty()) w.line("pass");
   w.dedent();
-  return header(ctx) + w.finish();
+  return header(ctx) + w.finish() + footer(ctx);
 }
 
 std::string print_functions(const ir::IRModule& module, const PrintOptions& options) {
@@ -117,7 +127,7 @@ std::string print_functions(const ir::IRModule& module, const PrintOptions& opti
     else if (auto ext = m.func.as_ptr<ir::ExternFunc>()) print_extern_func(ctx, *ext, m.gvar->name);
     ctx.names.pop_frame();
   }
-  return header(ctx) + w.finish();
+  return header(ctx) + w.finish() + footer(ctx);
 }
 
 std::string to_text(const ir::Ref<ir::StructInfo>& sinfo, const PrintOptions& options) {

@@ -1,13 +1,15 @@
 // PrimExpr printing with Python precedence: a left operand is parenthesised when it binds
 // looser than its operator, a right operand also when it binds equally (`a - (b - c)`).
 // Immediates carry their dtype (`T.int64(8)`, `T.float32(0.5)`) except int32 (and int64 in
-// Relax contexts), as TVM prints them.
+// Relax contexts), as TVM prints them. An operator TVM's builder would fold (two literals,
+// `x + 0`, a constant comparison) prints as its node constructor (`T.Add(1, 2)`).
 #include <algorithm>
 #include <cmath>
 #include <tuple>
 
 #include "syntax/frontend/prim_ops.h"
-#include "syntax/printer/context.h"
+#include "syntax/frontend/tir_ops.h"
+#include "syntax/printer/tir_expr_printer.h"
 
 namespace relax::syntax {
 
@@ -15,206 +17,305 @@ using ir::ObjectKind;
 using ir::Ref;
 using namespace ir::tir;
 
-namespace {
-
-// Python operator precedence, loosest first (TVM's ExprPrecedence order).
-enum Prec : int {
-  kLambdaPrec = 1,
-  kIfThenElse = 2,
-  kBooleanOr = 3,
-  kBooleanAnd = 4,
-  kBooleanNot = 5,
-  kComparison = 6,
-  kBitwiseOr = 7,
-  kBitwiseXor = 8,
-  kBitwiseAnd = 9,
-  kShift = 10,
-  kAdd = 11,
-  kMult = 12,
-  kUnary = 13,
-  kPower = 14,
-  kAtom = 15,
-};
-
-struct Printed {
-  std::string text;
-  int prec;
-};
-
-class PrimPrinter {
- public:
-  PrimPrinter(PrinterContext& ctx, bool relax_context) : ctx_(ctx), relax_(relax_context) {}
-
-  Printed print(const Ref<PrimExpr>& e) {
-    if (!e) return {"None", kAtom};
-    switch (e->kind()) {
-      case ObjectKind::kTirVar: {
-        std::string name = ctx_.name_of(e.get());
-        if (name.empty()) name = static_cast<const Var&>(*e).name;
-        return {name, kAtom};
-      }
-      case ObjectKind::kIntImm: return {int_imm(static_cast<const IntImm&>(*e)), kAtom};
-      case ObjectKind::kFloatImm: {
-        const auto& f = static_cast<const FloatImm&>(*e);
-        std::string v = std::isfinite(f.value) ? format_float(f.value) : "\"" + format_nonfinite(f.value) + "\"";
-        return {tir("") + f.dtype.str() + "(" + v + ")", kAtom};
-      }
-      case ObjectKind::kTirStringImm: return {quote_string(static_cast<const StringImm&>(*e).value), kAtom};
-      case ObjectKind::kCast: {
-        const auto& c = static_cast<const Cast&>(*e);
-        return {tir("Cast") + "(\"" + c.dtype.str() + "\", " + print(c.value).text + ")", kAtom};
-      }
-      case ObjectKind::kNot: {
-        Printed a = print(static_cast<const Not&>(*e).a);
-        return {"not " + wrap(a, kBooleanNot, false), kBooleanNot};
-      }
-      case ObjectKind::kSelect: {
-        const auto& s = static_cast<const Select&>(*e);
-        return {tir("Select") + "(" + print(s.condition).text + ", " + print(s.true_value).text + ", " +
-                    print(s.false_value).text + ")",
-                kAtom};
-      }
-      case ObjectKind::kBufferLoad: {
-        const auto& l = static_cast<const BufferLoad&>(*e);
-        std::string name = l.buffer ? ctx_.name_of(l.buffer.get()) : "";
-        if (name.empty() && l.buffer) name = l.buffer->name;
-        return {name + "[" + index_list(l.indices) + "]", kAtom};
-      }
-      case ObjectKind::kRamp: {
-        const auto& r = static_cast<const Ramp&>(*e);
-        return {tir("Ramp") + "(" + print(r.base).text + ", " + print(r.stride).text + ", " + lanes(r.lanes) + ")", kAtom};
-      }
-      case ObjectKind::kBroadcast: {
-        const auto& b = static_cast<const Broadcast&>(*e);
-        return {tir("Broadcast") + "(" + print(b.value).text + ", " + lanes(b.lanes) + ")", kAtom};
-      }
-      case ObjectKind::kShuffle: {
-        const auto& s = static_cast<const Shuffle&>(*e);
-        return {tir("Shuffle") + "([" + list(s.vectors) + "], [" + list(s.indices) + "])", kAtom};
-      }
-      case ObjectKind::kLet: {
-        const auto& l = static_cast<const Let&>(*e);
-        std::string var = ctx_.name_of(l.var.get());
-        if (var.empty()) var = l.var->name;
-        return {tir("Let") + "(" + print(l.body).text + ", where={" + var + ": " + print(l.value).text + "})", kAtom};
-      }
-      case ObjectKind::kTirCall: return {call(static_cast<const Call&>(*e)), kAtom};
-      case ObjectKind::kReduce: return {tir("reduce") + "(...)", kAtom};
-      default: break;
-    }
-    if (auto bin = e.as_ptr<BinaryOp>()) return binary(*bin);
-    return {"<?>", kAtom};
-  }
-
- private:
-  std::string tir(std::string_view name) {
-    ctx_.uses_tir = true;
-    return name.empty() ? std::string("T.") : "T." + std::string(name);
-  }
-
-  std::string int_imm(const IntImm& i) {
-    if (i.dtype.is_bool()) {
-      if (relax_) return i.value ? "True" : "False";
-      return tir("bool") + (i.value ? "(True)" : "(False)");
-    }
-    if (i.dtype == ir::DataType::Int32() || (relax_ && i.dtype == ir::DataType::Int64())) {
-      return std::to_string(i.value);
-    }
-    return tir("") + i.dtype.str() + "(" + std::to_string(i.value) + ")";
-  }
-
-  std::string lanes(const Ref<PrimExpr>& n) {
-    if (auto imm = n.as_ptr<IntImm>()) return std::to_string(imm->value);
-    return print(n).text;
-  }
-
-  std::string list(const std::vector<Ref<PrimExpr>>& items) {
-    std::string out;
-    for (size_t i = 0; i < items.size(); ++i) {
-      if (i) out += ", ";
-      out += print(items[i]).text;
-    }
-    return out;
-  }
-
-  std::string index_list(const std::vector<Ref<PrimExpr>>& items) {
-    if (items.empty()) return "()";
-    return list(items);
-  }
-
-  std::string call(const Call& c) {
-    std::string name = c.op;
-    if (name.starts_with("tir.")) name = name.substr(4);
-    return tir(name) + "(" + list(c.args) + ")";
-  }
-
-  static std::string wrap(const Printed& p, int parent, bool paren_on_equal) {
-    if (p.prec < parent || (paren_on_equal && p.prec == parent)) return "(" + p.text + ")";
-    return p.text;
-  }
-
-  Printed binary(const BinaryOp& b) {
-    const char* op = nullptr;
-    int prec = kAtom;
-    switch (b.kind()) {
-      case ObjectKind::kAdd: op = "+"; prec = kAdd; break;
-      case ObjectKind::kSub: op = "-"; prec = kAdd; break;
-      case ObjectKind::kMul: op = "*"; prec = kMult; break;
-      case ObjectKind::kDiv:
-        if (!b.dtype.is_floating()) return fn("Div", b);
-        op = "/";
-        prec = kMult;
-        break;
-      case ObjectKind::kFloorDiv: op = "//"; prec = kMult; break;
-      case ObjectKind::kFloorMod: op = "%"; prec = kMult; break;
-      case ObjectKind::kMod: return fn("truncmod", b);
-      case ObjectKind::kMin: return fn("min", b);
-      case ObjectKind::kMax: return fn("max", b);
-      case ObjectKind::kEQ: op = "=="; prec = kComparison; break;
-      case ObjectKind::kNE: op = "!="; prec = kComparison; break;
-      case ObjectKind::kLT: op = "<"; prec = kComparison; break;
-      case ObjectKind::kLE: op = "<="; prec = kComparison; break;
-      case ObjectKind::kGT: op = ">"; prec = kComparison; break;
-      case ObjectKind::kGE: op = ">="; prec = kComparison; break;
-      case ObjectKind::kAnd: op = "and"; prec = kBooleanAnd; break;
-      case ObjectKind::kOr: op = "or"; prec = kBooleanOr; break;
-      default: return {"<?>", kAtom};
-    }
-    // Operators that the parser would fold (two constants, `x * 1`, ...) print as explicit
-    // node constructors so that the text parses back to the same node.
-    if (prec == kAdd || prec == kMult) {
-      Ref<PrimExpr> rebuilt = prim_arith(b.kind(), b.a, b.b);
-      if (!rebuilt || rebuilt->kind() != b.kind() || rebuilt->dtype != b.dtype) {
-        static const char* kNames[] = {"Add", "Sub", "Mul", "Div", "Mod", "FloorDiv", "FloorMod"};
-        return fn(kNames[static_cast<int>(b.kind()) - static_cast<int>(ObjectKind::kAdd)], b);
-      }
-    }
-    Printed a = print(b.a);
-    Printed c = print(b.b);
-    return {wrap(a, prec, false) + " " + op + " " + wrap(c, prec, true), prec};
-  }
-
-  Printed fn(const char* name, const BinaryOp& b) {
-    return {tir(name) + "(" + print(b.a).text + ", " + print(b.b).text + ")", kAtom};
-  }
-
-  PrinterContext& ctx_;
-  bool relax_;
-};
-
-}  // namespace
-
-std::string print_prim_expr(PrinterContext& ctx, const Ref<PrimExpr>& expr, bool relax_context) {
-  PrimPrinter printer(ctx, relax_context);
-  return printer.print(expr).text;
+std::string PrimExprPrinter::tir(std::string_view name) {
+  ctx_.uses_tir = true;
+  return "T." + std::string(name);
 }
 
-std::string print_attr_value(PrinterContext& ctx, const ir::ObjectRef& value, bool relax_context) {
+std::string PrimExprPrinter::var_name(const Var& v) {
+  std::string name = ctx_.name_of(&v);
+  return name.empty() ? (v.name.empty() ? "v" : v.name) : name;
+}
+
+std::string PrimExprPrinter::buffer_name(const Buffer& b) {
+  std::string name = ctx_.name_of(&b);
+  return name.empty() ? (b.name.empty() ? "buffer" : b.name) : name;
+}
+
+std::string PrimExprPrinter::define_lambda_var(const Var& v) {
+  std::string name = v.name.empty() ? "v" : v.name;
+  lambda_names_[&v] = name;
+  return name;
+}
+
+std::string PrimExprPrinter::global_name(const std::string& name) {
+  std::string module = ctx_.module ? ctx_.module->name : "Module";
+  return module + "." + name;
+}
+
+std::string PrimExprPrinter::int_imm(const IntImm& i) {
+  if (i.dtype.is_bool()) {
+    if (relax_) return i.value ? "True" : "False";
+    return tir("bool") + (i.value ? "(True)" : "(False)");
+  }
+  // A bare integer reads back as int32 in TIR and as int64 in Relax (shapes, prim values), so
+  // only that dtype prints bare in each context.
+  if (relax_ ? i.dtype == ir::DataType::Int64() : i.dtype == ir::DataType::Int32())
+    return std::to_string(i.value);
+  return tir(i.dtype.str()) + "(" + std::to_string(i.value) + ")";
+}
+
+std::string PrimExprPrinter::list(const std::vector<Ref<PrimExpr>>& items) {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i) out += ", ";
+    out += print(items[i]);
+  }
+  return out;
+}
+
+std::string PrimExprPrinter::wrap(const Printed& p, int parent, bool paren_on_equal) {
+  if (p.prec < parent || (paren_on_equal && p.prec == parent)) return "(" + p.text + ")";
+  return p.text;
+}
+
+PrimExprPrinter::Printed PrimExprPrinter::print_prec(const Ref<PrimExpr>& e) {
+  if (!e) return {"None", kAtom};
+  switch (e->kind()) {
+    case ObjectKind::kTirVar: {
+      auto it = lambda_names_.find(e.get());
+      if (it != lambda_names_.end()) return {it->second, kAtom};
+      return {var_name(static_cast<const Var&>(*e)), kAtom};
+    }
+    case ObjectKind::kIntImm: {
+      const auto& i = static_cast<const IntImm&>(*e);
+      std::string text = int_imm(i);
+      bool number = !i.dtype.is_bool() &&
+                    (relax_ ? i.dtype == ir::DataType::Int64() : i.dtype == ir::DataType::Int32());
+      return {text, kAtom, number};
+    }
+    case ObjectKind::kFloatImm: {
+      const auto& f = static_cast<const FloatImm&>(*e);
+      std::string v =
+          std::isfinite(f.value) ? format_float(f.value) : "\"" + format_nonfinite(f.value) + "\"";
+      return {tir(f.dtype.str()) + "(" + v + ")", kAtom};
+    }
+    case ObjectKind::kTirStringImm:
+      return {quote_string(static_cast<const StringImm&>(*e).value), kAtom};
+    case ObjectKind::kCast: {
+      const auto& c = static_cast<const Cast&>(*e);
+      std::string v = print(c.value);
+      return {tir("Cast") + "(\"" + c.dtype.str() + "\", " + v + ")", kAtom};
+    }
+    case ObjectKind::kNot: {
+      Printed a = print_prec(static_cast<const Not&>(*e).a);
+      return {"not " + wrap(a, kBooleanNot, false), kBooleanNot};
+    }
+    case ObjectKind::kSelect: {
+      const auto& s = static_cast<const Select&>(*e);
+      std::string c = print(s.condition);
+      std::string t = print(s.true_value);
+      std::string f = print(s.false_value);
+      return {tir("Select") + "(" + c + ", " + t + ", " + f + ")", kAtom};
+    }
+    case ObjectKind::kBufferLoad: {
+      const auto& l = static_cast<const BufferLoad&>(*e);
+      std::string name = buffer_name(*l.buffer);
+      if (l.predicate) {
+        std::string idx = list(l.indices);
+        std::string pred = print(l.predicate);
+        return {name + ".vload([" + idx + "], predicate=" + pred + ")", kAtom};
+      }
+      std::string idx;
+      for (size_t i = 0; i < l.indices.size(); ++i) {
+        if (i) idx += ", ";
+        idx += buffer_index(l.indices[i]);
+      }
+      return {name + "[" + (l.indices.empty() ? "()" : idx) + "]", kAtom};
+    }
+    case ObjectKind::kRamp: {
+      const auto& r = static_cast<const Ramp&>(*e);
+      std::string base = print(r.base);
+      std::string stride = print(r.stride);
+      std::string lanes = print(r.lanes);
+      return {tir("Ramp") + "(" + base + ", " + stride + ", " + lanes + ")", kAtom};
+    }
+    case ObjectKind::kBroadcast: {
+      const auto& b = static_cast<const Broadcast&>(*e);
+      std::string value = print(b.value);
+      std::string lanes = print(b.lanes);
+      return {tir("Broadcast") + "(" + value + ", " + lanes + ")", kAtom};
+    }
+    case ObjectKind::kShuffle: {
+      const auto& s = static_cast<const Shuffle&>(*e);
+      std::string v = list(s.vectors);
+      std::string i = list(s.indices);
+      return {tir("Shuffle") + "([" + v + "], [" + i + "])", kAtom};
+    }
+    case ObjectKind::kLet: {
+      const auto& l = static_cast<const Let&>(*e);
+      std::string var = print(l.var);
+      std::string value = print(l.value);
+      std::string body = print(l.body);
+      return {tir("Let") + "(" + body + ", where={" + var + ": " + value + "})", kAtom};
+    }
+    case ObjectKind::kTirCall:
+      return {call(static_cast<const Call&>(*e)), kAtom};
+    case ObjectKind::kReduce: {
+      const auto& r = static_cast<const Reduce&>(*e);
+      std::string combiner = r.combiner ? comm_reducer(*r.combiner) : "None";
+      std::string out = tir("reduce") + "(" + combiner + ", [" + list(r.source) + "]";
+      if (!r.init.empty()) out += ", init=[" + list(r.init) + "]";
+      std::string axis;
+      for (size_t i = 0; i < r.axis.size(); ++i) axis += (i ? ", " : "") + attr_value(r.axis[i]);
+      out += ", axis=[" + axis + "]";
+      if (r.condition && !is_const_int(r.condition, 1)) out += ", condition=" + print(r.condition);
+      return {out + ", value_index=" + std::to_string(r.value_index) + ")", kAtom};
+    }
+    default:
+      break;
+  }
+  if (auto bin = e.as_ptr<BinaryOp>()) return binary(*bin);
+  return {"<?>", kAtom};
+}
+
+std::string PrimExprPrinter::call(const Call& c) {
+  if (c.op.starts_with("@")) return global_name(c.op.substr(1)) + "(" + list(c.args) + ")";
+  TirDtypeLocation loc = tir_dtype_location(c.op);
+  std::string out = tir(tir_script_name(c.op)) + "(";
+  bool first = true;
+  if (loc == TirDtypeLocation::kFirst) {
+    out += quote_string(c.dtype.str());
+    first = false;
+  }
+  for (const auto& a : c.args) {
+    if (!first) out += ", ";
+    first = false;
+    out += print(a);
+  }
+  if (loc == TirDtypeLocation::kLast) {
+    if (!first) out += ", ";
+    out += quote_string(c.dtype.str());
+  }
+  return out + ")";
+}
+
+PrimExprPrinter::Printed PrimExprPrinter::explicit_binary(const char* name, const Printed& a,
+                                                          const Printed& b) {
+  return {tir(name) + "(" + a.text + ", " + b.text + ")", kAtom};
+}
+
+PrimExprPrinter::Printed PrimExprPrinter::binary(const BinaryOp& b) {
+  Printed a = print_prec(b.a);
+  Printed c = print_prec(b.b);
+  const char* op = nullptr;
+  const char* ctor = nullptr;
+  int prec = kAtom;
+  switch (b.kind()) {
+    case ObjectKind::kAdd:
+      op = "+", ctor = "Add", prec = kAdd;
+      break;
+    case ObjectKind::kSub:
+      op = "-", ctor = "Sub", prec = kAdd;
+      break;
+    case ObjectKind::kMul:
+      op = "*", ctor = "Mul", prec = kMult;
+      break;
+    case ObjectKind::kDiv:
+      op = "/", ctor = "Div", prec = kMult;
+      break;
+    case ObjectKind::kFloorDiv:
+      op = "//", ctor = "FloorDiv", prec = kMult;
+      break;
+    case ObjectKind::kFloorMod:
+      op = "%", ctor = "FloorMod", prec = kMult;
+      break;
+    case ObjectKind::kMod:
+      return explicit_binary("truncmod", a, c);
+    case ObjectKind::kMin:
+      return explicit_binary("min", a, c);
+    case ObjectKind::kMax:
+      return explicit_binary("max", a, c);
+    case ObjectKind::kEQ:
+      op = "==", ctor = "EQ", prec = kComparison;
+      break;
+    case ObjectKind::kNE:
+      op = "!=", ctor = "NE", prec = kComparison;
+      break;
+    case ObjectKind::kLT:
+      op = "<", ctor = "LT", prec = kComparison;
+      break;
+    case ObjectKind::kLE:
+      op = "<=", ctor = "LE", prec = kComparison;
+      break;
+    case ObjectKind::kGT:
+      op = ">", ctor = "GT", prec = kComparison;
+      break;
+    case ObjectKind::kGE:
+      op = ">=", ctor = "GE", prec = kComparison;
+      break;
+    case ObjectKind::kAnd:
+      op = "and", ctor = "And", prec = kBooleanAnd;
+      break;
+    case ObjectKind::kOr:
+      op = "or", ctor = "Or", prec = kBooleanOr;
+      break;
+    default:
+      return {"<?>", kAtom};
+  }
+  // TVM prints the node constructor when its operator builder would not give this node back
+  // (constant folding, identities) or when both operands are plain numbers.
+  bool explicit_form = a.is_number && c.is_number;
+  if (prec == kAdd || prec == kMult) {
+    Ref<PrimExpr> rebuilt = prim_arith(b.kind(), b.a, b.b);
+    if (!rebuilt || rebuilt->kind() != b.kind() || rebuilt->dtype != b.dtype) explicit_form = true;
+    if (b.kind() == ObjectKind::kDiv && b.a && b.b && b.a->dtype.is_integer_like() &&
+        b.b->dtype.is_integer_like()) {
+      explicit_form = true;
+    }
+  } else if (prec == kComparison) {
+    bool ca = b.a.is<IntImm>() || b.a.is<FloatImm>();
+    bool cb = b.b.is<IntImm>() || b.b.is<FloatImm>();
+    if (ca && cb) explicit_form = true;
+  } else if (b.a.is<IntImm>() || b.b.is<IntImm>()) {
+    explicit_form = true;  // logical and/or fold a constant operand
+  }
+  if (explicit_form) return explicit_binary(ctor, a, c);
+  return {wrap(a, prec, false) + " " + op + " " + wrap(c, prec, true), prec};
+}
+
+std::string PrimExprPrinter::comm_reducer(const CommReducer& r) {
+  begin_lambda();
+  std::string params;
+  for (const auto& v : r.lhs) params += (params.empty() ? "" : ", ") + define_lambda_var(*v);
+  for (const auto& v : r.rhs) params += (params.empty() ? "" : ", ") + define_lambda_var(*v);
+  std::string body;
+  if (r.result.size() == 1) {
+    body = print(r.result[0]);
+  } else {
+    body = "(" + list(r.result) + (r.result.size() == 1 ? ",)" : ")");
+  }
+  std::string identity = list(r.identity_element);
+  end_lambda();
+  return tir("comm_reducer") + "(lambda " + params + ": " + body + ", [" + identity + "])";
+}
+
+std::string PrimExprPrinter::index_map(const IndexMap& m) {
+  // An index map is TIR (its indices parse as T.* expressions) even inside a Relax attribute.
+  bool saved_relax = relax_;
+  relax_ = false;
+  begin_lambda();
+  std::string params;
+  for (const auto& v : m.initial_indices)
+    params += (params.empty() ? "" : ", ") + define_lambda_var(*v);
+  std::string body = list(m.final_indices);
+  body = "(" + body + (m.final_indices.size() == 1 ? ",)" : ")");
+  end_lambda();
+  std::string out = tir("index_map") + "(lambda " + params + ": " + body;
+  if (m.inverse) out += ", inverse_index_map=" + index_map(*m.inverse);
+  relax_ = saved_relax;
+  return out + ")";
+}
+
+std::string PrimExprPrinter::attr_value(const ir::ObjectRef& value) {
   if (!value) return "None";
   switch (value->kind()) {
-    case ObjectKind::kString: return quote_string(static_cast<const ir::StringValue&>(*value).value);
-    case ObjectKind::kBool: return static_cast<const ir::BoolValue&>(*value).value ? "True" : "False";
-    case ObjectKind::kInt: return std::to_string(static_cast<const ir::IntValue&>(*value).value);
+    case ObjectKind::kString:
+      return quote_string(static_cast<const ir::StringValue&>(*value).value);
+    case ObjectKind::kBool:
+      return static_cast<const ir::BoolValue&>(*value).value ? "True" : "False";
+    case ObjectKind::kInt:
+      return std::to_string(static_cast<const ir::IntValue&>(*value).value);
     case ObjectKind::kFloat: {
       double v = static_cast<const ir::FloatValue&>(*value).value;
       return std::isfinite(v) ? format_float(v) : "\"" + format_nonfinite(v) + "\"";
@@ -224,7 +325,7 @@ std::string print_attr_value(PrinterContext& ctx, const ir::ObjectRef& value, bo
       const auto& items = static_cast<const ir::ArrayValue&>(*value).items;
       for (size_t i = 0; i < items.size(); ++i) {
         if (i) out += ", ";
-        out += print_attr_value(ctx, items[i], relax_context);
+        out += attr_value(items[i]);
       }
       return out + "]";
     }
@@ -236,10 +337,14 @@ std::string print_attr_value(PrinterContext& ctx, const ir::ObjectRef& value, bo
       for (const auto& [k, v] : m.entries) {
         auto s = k.as_ptr<ir::StringValue>();
         all_strings &= s != nullptr;
-        entries.emplace_back(s ? s->value : "", print_attr_value(ctx, k, relax_context),
-                             print_attr_value(ctx, v, relax_context));
+        std::string key = attr_value(k);
+        entries.emplace_back(s ? s->value : "", key, attr_value(v));
       }
-      if (all_strings) std::stable_sort(entries.begin(), entries.end());
+      if (all_strings) {
+        std::stable_sort(entries.begin(), entries.end(), [](const auto& x, const auto& y) {
+          return std::get<0>(x) < std::get<0>(y);
+        });
+      }
       std::string out = "{";
       for (size_t i = 0; i < entries.size(); ++i) {
         if (i) out += ", ";
@@ -247,16 +352,29 @@ std::string print_attr_value(PrinterContext& ctx, const ir::ObjectRef& value, bo
       }
       return out + "}";
     }
-    case ObjectKind::kTarget: {
-      ctx.uses_tir = true;
-      return "T.target(" + print_attr_value(ctx, static_cast<const ir::Target&>(*value).config, relax_context) + ")";
-    }
+    case ObjectKind::kTarget:
+      return tir("target") + "(" + attr_value(static_cast<const ir::Target&>(*value).config) + ")";
     case ObjectKind::kBuffer:
-    case ObjectKind::kTirVar: {
-      std::string name = ctx.name_of(value.get());
-      if (!name.empty()) return name;
-      if (auto b = value.as_ptr<Buffer>()) return b->name;
-      return static_cast<const Var&>(*value).name;
+      return buffer_name(static_cast<const Buffer&>(*value));
+    case ObjectKind::kCommReducer:
+      return comm_reducer(static_cast<const CommReducer&>(*value));
+    case ObjectKind::kIndexMap:
+      return index_map(static_cast<const IndexMap&>(*value));
+    case ObjectKind::kRange: {
+      const auto& r = static_cast<const Range&>(*value);
+      std::string lo = print(r.min);
+      std::string hi = print(prim_arith(ObjectKind::kAdd, r.min, r.extent));
+      return tir("Range") + "(" + lo + ", " + hi + ")";
+    }
+    case ObjectKind::kIterVar: {
+      const auto& iv = static_cast<const IterVar&>(*value);
+      static const char* kTypes[] = {"DataPar",    "ThreadIndex",  "CommReduce",
+                                     "Ordered",    "Opaque",       "Unrolled",
+                                     "Vectorized", "Parallelized", "Tensorized"};
+      std::string var = print(iv.var);
+      std::string dom = iv.dom ? attr_value(iv.dom) : "None";
+      return tir("iter_var") + "(" + var + ", " + dom + ", \"" +
+             kTypes[static_cast<int>(iv.iter_type)] + "\", " + quote_string(iv.thread_tag) + ")";
     }
     case ObjectKind::kOpaqueCall: {
       const auto& c = static_cast<const ir::OpaqueCall&>(*value);
@@ -265,27 +383,40 @@ std::string print_attr_value(PrinterContext& ctx, const ir::ObjectRef& value, bo
       for (const auto& a : c.args) {
         if (!first) out += ", ";
         first = false;
-        out += print_attr_value(ctx, a, relax_context);
+        out += attr_value(a);
       }
       for (const auto& [k, v] : c.kwargs) {
         if (!first) out += ", ";
         first = false;
-        out += k + "=" + print_attr_value(ctx, v, relax_context);
+        out += k + "=" + attr_value(v);
       }
       return out + ")";
     }
-    default: break;
+    default:
+      break;
   }
-  if (auto p = value.as<PrimExpr>()) return print_prim_expr(ctx, p, relax_context);
-  if (auto s = value.as<ir::StructInfo>()) return print_struct_info(ctx, s);
-  if (auto e = value.as<ir::Expr>()) return print_relax_expr(ctx, e);
+  if (auto p = value.as<PrimExpr>()) return print(p);
+  if (auto s = value.as<ir::StructInfo>()) return print_struct_info(ctx_, s);
+  if (auto e = value.as<ir::Expr>()) return print_relax_expr(ctx_, e);
   return std::string("<") + ir::kind_name(value->kind()) + ">";
 }
 
+std::string print_prim_expr(PrinterContext& ctx, const Ref<PrimExpr>& expr, bool relax_context) {
+  PrimExprPrinter printer(ctx, relax_context);
+  return printer.print(expr);
+}
+
+std::string print_attr_value(PrinterContext& ctx, const ir::ObjectRef& value, bool relax_context) {
+  PrimExprPrinter printer(ctx, relax_context);
+  return printer.attr_value(value);
+}
+
 std::string print_attrs_dict(PrinterContext& ctx, const ir::Attrs& attrs, bool relax_context) {
+  PrimExprPrinter printer(ctx, relax_context);
   std::vector<std::pair<std::string, std::string>> entries;
-  for (const auto& [k, v] : attrs) entries.emplace_back(k, print_attr_value(ctx, v, relax_context));
-  std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [k, v] : attrs) entries.emplace_back(k, printer.attr_value(v));
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
   std::string out = "{";
   for (size_t i = 0; i < entries.size(); ++i) {
     if (i) out += ", ";

@@ -59,6 +59,11 @@ void NameTable::pop_frame() {
 }
 
 const std::string& NameTable::define(const ir::Object* node, std::string_view hint) {
+  return define_in_frame(frames_.size() - 1, node, hint);
+}
+
+const std::string& NameTable::define_in_frame(size_t index, const ir::Object* node, std::string_view hint) {
+  if (index >= frames_.size()) index = frames_.size() - 1;
   std::string base(hint);
   for (char& c : base) {
     bool ok = c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
@@ -68,8 +73,8 @@ const std::string& NameTable::define(const ir::Object* node, std::string_view hi
   std::string name = base;
   for (int i = 1; taken_.count(name); ++i) name = base + "_" + std::to_string(i);
   taken_.insert(name);
-  frames_.back().names.push_back(name);
-  frames_.back().nodes.push_back(node);
+  frames_[index].names.push_back(name);
+  frames_[index].nodes.push_back(node);
   auto [it, inserted] = names_.insert_or_assign(node, name);
   return it->second;
 }

@@ -33,6 +33,12 @@ class NameTable {
   void pop_frame();
   // Defines `node` with a name made unique from `hint`; returns it.
   const std::string& define(const ir::Object* node, std::string_view hint);
+  // The same in the frame at `index` (0 = outermost) instead of the innermost one, for names
+  // that outlive the current frame (TVM declares a Relax function's symbolic vars at function
+  // level wherever they are first printed).
+  const std::string& define_in_frame(size_t index, const ir::Object* node, std::string_view hint);
+  // The number of open frames (at least 1).
+  size_t depth() const { return frames_.size(); }
   // The name of a defined node, or null.
   const std::string* find(const ir::Object* node) const;
   bool is_taken(const std::string& name) const { return taken_.count(name) > 0; }

@@ -1,0 +1,482 @@
+// Analyses the TIR printer runs before printing: the common path to all uses of each variable
+// and buffer (visiting fields in TVM's reflection order, each shared node once, as TVM's
+// SetCommonPrefix does), and parameter occurrence counts (TVM's CountVarOccurrence).
+#include "syntax/printer/tir_printer.h"
+
+namespace relax::syntax::tirprint {
+
+using ir::Object;
+using ir::ObjectKind;
+
+namespace {
+
+class PrefixCollector {
+ public:
+  std::unordered_map<const Object*, std::vector<const Object*>> prefix;
+
+  void visit(const Object* o) {
+    if (!o) return;
+    bool var = o->kind() == ObjectKind::kTirVar || o->kind() == ObjectKind::kBuffer;
+    if (!visited_.insert(o).second) {
+      if (var) handle(o);
+      return;
+    }
+    stack_.push_back(o);
+    fields(o);
+    if (var) handle(o);
+    stack_.pop_back();
+  }
+  void visit_attrs(const ir::Attrs& attrs) {
+    for (const auto& [k, v] : attrs) visit(v.get());
+  }
+
+ private:
+  template <class T>
+  void all(const std::vector<Ref<T>>& xs) {
+    for (const auto& x : xs) visit(x.get());
+  }
+
+  void handle(const Object* var) {
+    auto it = prefix.find(var);
+    if (it == prefix.end()) {
+      prefix.emplace(var, stack_);
+      return;
+    }
+    auto& path = it->second;
+    size_t n = std::min(path.size(), stack_.size()), i = 0;
+    while (i < n && path[i] == stack_[i]) ++i;
+    path.resize(i);
+  }
+
+  void fields(const Object* o) {
+    switch (o->kind()) {
+      case ObjectKind::kPrimFunc: {
+        auto f = static_cast<const PrimFunc*>(o);
+        all(f->params);
+        visit(f->body.get());
+        for (const auto& [p, b] : f->buffer_map) {
+          visit(p.get());
+          visit(b.get());
+        }
+        visit_attrs(f->attrs);
+        return;
+      }
+      case ObjectKind::kArray:
+        all(static_cast<const ir::ArrayValue*>(o)->items);
+        return;
+      case ObjectKind::kMap:
+        for (const auto& [k, v] : static_cast<const ir::MapValue*>(o)->entries) {
+          visit(k.get());
+          visit(v.get());
+        }
+        return;
+      case ObjectKind::kCast:
+        visit(static_cast<const Cast*>(o)->value.get());
+        return;
+      case ObjectKind::kNot:
+        visit(static_cast<const Not*>(o)->a.get());
+        return;
+      case ObjectKind::kSelect: {
+        auto s = static_cast<const Select*>(o);
+        visit(s->condition.get());
+        visit(s->true_value.get());
+        visit(s->false_value.get());
+        return;
+      }
+      case ObjectKind::kBufferLoad: {
+        auto l = static_cast<const BufferLoad*>(o);
+        visit(l->buffer.get());
+        all(l->indices);
+        visit(l->predicate.get());
+        return;
+      }
+      case ObjectKind::kRamp: {
+        auto r = static_cast<const Ramp*>(o);
+        visit(r->base.get());
+        visit(r->stride.get());
+        visit(r->lanes.get());
+        return;
+      }
+      case ObjectKind::kBroadcast:
+        visit(static_cast<const Broadcast*>(o)->value.get());
+        visit(static_cast<const Broadcast*>(o)->lanes.get());
+        return;
+      case ObjectKind::kShuffle:
+        all(static_cast<const Shuffle*>(o)->vectors);
+        all(static_cast<const Shuffle*>(o)->indices);
+        return;
+      case ObjectKind::kLet: {
+        auto l = static_cast<const Let*>(o);
+        visit(l->var.get());
+        visit(l->value.get());
+        visit(l->body.get());
+        return;
+      }
+      case ObjectKind::kTirCall:
+        all(static_cast<const Call*>(o)->args);
+        return;
+      case ObjectKind::kReduce: {
+        auto r = static_cast<const Reduce*>(o);
+        visit(r->combiner.get());
+        all(r->source);
+        all(r->init);
+        all(r->axis);
+        visit(r->condition.get());
+        return;
+      }
+      case ObjectKind::kLetStmt: {
+        auto s = static_cast<const LetStmt*>(o);
+        visit(s->var.get());
+        visit(s->value.get());
+        visit(s->body.get());
+        return;
+      }
+      case ObjectKind::kAttrStmt: {
+        auto s = static_cast<const AttrStmt*>(o);
+        visit(s->node.get());
+        visit(s->value.get());
+        visit(s->body.get());
+        return;
+      }
+      case ObjectKind::kAssertStmt: {
+        auto s = static_cast<const AssertStmt*>(o);
+        visit(s->condition.get());
+        visit(s->message.get());
+        visit(s->body.get());
+        return;
+      }
+      case ObjectKind::kBufferStore: {
+        auto s = static_cast<const BufferStore*>(o);
+        visit(s->buffer.get());
+        visit(s->value.get());
+        all(s->indices);
+        visit(s->predicate.get());
+        return;
+      }
+      case ObjectKind::kBufferRealize: {
+        auto s = static_cast<const BufferRealize*>(o);
+        visit(s->buffer.get());
+        all(s->bounds);
+        visit(s->condition.get());
+        visit(s->body.get());
+        return;
+      }
+      case ObjectKind::kAllocate: {
+        auto s = static_cast<const Allocate*>(o);
+        visit(s->buffer_var.get());
+        all(s->extents);
+        visit(s->condition.get());
+        visit(s->body.get());
+        visit_attrs(s->annotations);
+        return;
+      }
+      case ObjectKind::kDeclBuffer:
+        visit(static_cast<const DeclBuffer*>(o)->buffer.get());
+        visit(static_cast<const DeclBuffer*>(o)->body.get());
+        return;
+      case ObjectKind::kSeqStmt:
+        all(static_cast<const SeqStmt*>(o)->seq);
+        return;
+      case ObjectKind::kIfThenElse: {
+        auto s = static_cast<const IfThenElse*>(o);
+        visit(s->condition.get());
+        visit(s->then_case.get());
+        visit(s->else_case.get());
+        return;
+      }
+      case ObjectKind::kEvaluate:
+        visit(static_cast<const Evaluate*>(o)->value.get());
+        return;
+      case ObjectKind::kFor: {
+        auto s = static_cast<const For*>(o);
+        visit(s->loop_var.get());
+        visit(s->min.get());
+        visit(s->extent.get());
+        visit(s->body.get());
+        visit(s->thread_binding.get());
+        visit_attrs(s->annotations);
+        return;
+      }
+      case ObjectKind::kWhile:
+        visit(static_cast<const While*>(o)->condition.get());
+        visit(static_cast<const While*>(o)->body.get());
+        return;
+      case ObjectKind::kBlock: {
+        auto b = static_cast<const Block*>(o);
+        all(b->iter_vars);
+        all(b->reads);
+        all(b->writes);
+        visit(b->body.get());
+        visit(b->init.get());
+        all(b->alloc_buffers);
+        all(b->match_buffers);
+        visit_attrs(b->annotations);
+        return;
+      }
+      case ObjectKind::kBlockRealize: {
+        auto r = static_cast<const BlockRealize*>(o);
+        all(r->iter_values);
+        visit(r->predicate.get());
+        visit(r->block.get());
+        return;
+      }
+      case ObjectKind::kBuffer: {
+        auto b = static_cast<const Buffer*>(o);
+        visit(b->data.get());
+        all(b->shape);
+        all(b->strides);
+        visit(b->elem_offset.get());
+        return;
+      }
+      case ObjectKind::kRange:
+        visit(static_cast<const Range*>(o)->min.get());
+        visit(static_cast<const Range*>(o)->extent.get());
+        return;
+      case ObjectKind::kIterVar:
+        visit(static_cast<const IterVar*>(o)->dom.get());
+        visit(static_cast<const IterVar*>(o)->var.get());
+        return;
+      case ObjectKind::kBufferRegion:
+        visit(static_cast<const BufferRegion*>(o)->buffer.get());
+        all(static_cast<const BufferRegion*>(o)->region);
+        return;
+      case ObjectKind::kMatchBufferRegion:
+        visit(static_cast<const MatchBufferRegion*>(o)->buffer.get());
+        visit(static_cast<const MatchBufferRegion*>(o)->source.get());
+        return;
+      case ObjectKind::kIndexMap: {
+        auto m = static_cast<const IndexMap*>(o);
+        all(m->initial_indices);
+        all(m->final_indices);
+        visit(m->inverse.get());
+        return;
+      }
+      case ObjectKind::kCommReducer: {
+        auto r = static_cast<const CommReducer*>(o);
+        all(r->lhs);
+        all(r->rhs);
+        all(r->result);
+        all(r->identity_element);
+        return;
+      }
+      default:
+        break;
+    }
+    if (BinaryOp::classof(o)) {
+      auto b = static_cast<const BinaryOp*>(o);
+      visit(b->a.get());
+      visit(b->b.get());
+    }
+  }
+
+  std::unordered_set<const Object*> visited_;
+  std::vector<const Object*> stack_;
+};
+
+// Counts the occurrences of one variable as TVM's OccurrenceCounter (a StmtExprVisitor that
+// also visits the fields of buffers that are loaded, stored or declared).
+class Counter {
+ public:
+  explicit Counter(const Var* v) : v_(v) {}
+  int count = 0;
+
+  void expr(const Ref<PrimExpr>& e) {
+    if (!e) return;
+    switch (e->kind()) {
+      case ObjectKind::kTirVar:
+        if (e.get() == v_) ++count;
+        return;
+      case ObjectKind::kCast:
+        expr(e.as_ptr<Cast>()->value);
+        return;
+      case ObjectKind::kNot:
+        expr(e.as_ptr<Not>()->a);
+        return;
+      case ObjectKind::kSelect:
+        expr(e.as_ptr<Select>()->condition);
+        expr(e.as_ptr<Select>()->true_value);
+        expr(e.as_ptr<Select>()->false_value);
+        return;
+      case ObjectKind::kBufferLoad:
+        buffer(*e.as_ptr<BufferLoad>()->buffer);
+        for (const auto& i : e.as_ptr<BufferLoad>()->indices) expr(i);
+        expr(e.as_ptr<BufferLoad>()->predicate);
+        return;
+      case ObjectKind::kRamp:
+        expr(e.as_ptr<Ramp>()->base);
+        expr(e.as_ptr<Ramp>()->stride);
+        return;
+      case ObjectKind::kBroadcast:
+        expr(e.as_ptr<Broadcast>()->value);
+        return;
+      case ObjectKind::kShuffle:
+        for (const auto& x : e.as_ptr<Shuffle>()->vectors) expr(x);
+        for (const auto& x : e.as_ptr<Shuffle>()->indices) expr(x);
+        return;
+      case ObjectKind::kLet:
+        expr(e.as_ptr<Let>()->var);
+        expr(e.as_ptr<Let>()->value);
+        expr(e.as_ptr<Let>()->body);
+        return;
+      case ObjectKind::kTirCall:
+        for (const auto& a : e.as_ptr<Call>()->args) expr(a);
+        return;
+      default:
+        break;
+    }
+    if (auto b = e.as_ptr<BinaryOp>()) {
+      expr(b->a);
+      expr(b->b);
+    }
+  }
+
+  void buffer(const Buffer& b) {
+    expr(b.data);
+    for (const auto& s : b.shape) expr(s);
+    for (const auto& s : b.strides) expr(s);
+    expr(b.elem_offset);
+  }
+
+  void region(const Ref<BufferRegion>& r) {
+    for (const auto& range : r->region) {
+      expr(range->min);
+      expr(range->extent);
+    }
+  }
+
+  void stmt(const Ref<Stmt>& s) {
+    if (!s) return;
+    switch (s->kind()) {
+      case ObjectKind::kLetStmt:
+        expr(s.as_ptr<LetStmt>()->value);
+        stmt(s.as_ptr<LetStmt>()->body);
+        return;
+      case ObjectKind::kAttrStmt:
+        expr(s.as_ptr<AttrStmt>()->value);
+        stmt(s.as_ptr<AttrStmt>()->body);
+        return;
+      case ObjectKind::kAssertStmt:
+        expr(s.as_ptr<AssertStmt>()->condition);
+        expr(s.as_ptr<AssertStmt>()->message);
+        stmt(s.as_ptr<AssertStmt>()->body);
+        return;
+      case ObjectKind::kBufferStore: {
+        auto st = s.as_ptr<BufferStore>();
+        buffer(*st->buffer);
+        expr(st->value);
+        for (const auto& i : st->indices) expr(i);
+        expr(st->predicate);
+        return;
+      }
+      case ObjectKind::kBufferRealize: {
+        auto r = s.as_ptr<BufferRealize>();
+        for (const auto& b : r->bounds) {
+          expr(b->min);
+          expr(b->extent);
+        }
+        expr(r->condition);
+        stmt(r->body);
+        return;
+      }
+      case ObjectKind::kAllocate: {
+        auto a = s.as_ptr<Allocate>();
+        for (const auto& e : a->extents) expr(e);
+        expr(a->condition);
+        stmt(a->body);
+        return;
+      }
+      case ObjectKind::kDeclBuffer:
+        buffer(*s.as_ptr<DeclBuffer>()->buffer);
+        stmt(s.as_ptr<DeclBuffer>()->body);
+        return;
+      case ObjectKind::kSeqStmt:
+        for (const auto& x : s.as_ptr<SeqStmt>()->seq) stmt(x);
+        return;
+      case ObjectKind::kIfThenElse:
+        expr(s.as_ptr<IfThenElse>()->condition);
+        stmt(s.as_ptr<IfThenElse>()->then_case);
+        stmt(s.as_ptr<IfThenElse>()->else_case);
+        return;
+      case ObjectKind::kEvaluate:
+        expr(s.as_ptr<Evaluate>()->value);
+        return;
+      case ObjectKind::kFor:
+        expr(s.as_ptr<For>()->min);
+        expr(s.as_ptr<For>()->extent);
+        stmt(s.as_ptr<For>()->body);
+        return;
+      case ObjectKind::kWhile:
+        expr(s.as_ptr<While>()->condition);
+        stmt(s.as_ptr<While>()->body);
+        return;
+      case ObjectKind::kBlock: {
+        auto b = s.as_ptr<Block>();
+        for (const auto& iv : b->iter_vars) {
+          if (iv->dom) {
+            expr(iv->dom->min);
+            expr(iv->dom->extent);
+          }
+        }
+        for (const auto& r : b->reads) region(r);
+        for (const auto& r : b->writes) region(r);
+        for (const auto& m : b->match_buffers) region(m->source);
+        stmt(b->init);
+        stmt(b->body);
+        return;
+      }
+      case ObjectKind::kBlockRealize: {
+        auto r = s.as_ptr<BlockRealize>();
+        for (const auto& v : r->iter_values) expr(v);
+        expr(r->predicate);
+        stmt(r->block);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+ private:
+  const Var* v_;
+};
+
+}  // namespace
+
+std::unordered_map<const Object*, std::vector<const Object*>> common_prefixes(
+    const PrimFunc& func) {
+  PrefixCollector c;
+  // The function itself is the root of every path (its frame is the outermost).
+  c.visit(&func);
+  return std::move(c.prefix);
+}
+
+int count_var_occurrence(const PrimFunc& func, const Var* var) {
+  Counter c(var);
+  c.stmt(func.body);
+  for (const auto& p : func.params) c.expr(p);
+  for (const auto& [p, b] : func.buffer_map) {
+    c.expr(p);
+    c.buffer(*b);
+  }
+  return c.count;
+}
+
+bool has_vars(const Ref<PrimExpr>& e) {
+  if (!e) return false;
+  switch (e->kind()) {
+    case ObjectKind::kTirVar:
+      return true;
+    case ObjectKind::kIntImm:
+    case ObjectKind::kFloatImm:
+    case ObjectKind::kTirStringImm:
+      return false;
+    case ObjectKind::kCast:
+      return has_vars(e.as_ptr<Cast>()->value);
+    default:
+      break;
+  }
+  if (auto b = e.as_ptr<BinaryOp>()) return has_vars(b->a) || has_vars(b->b);
+  return true;
+}
+
+}  // namespace relax::syntax::tirprint
