@@ -268,7 +268,7 @@ int32_t Ast::statement(syntax::Node cst) {
         for (syntax::Node p : kids(tp)) {
           int32_t t = add(NodeType::kTypeParam, p.start(), p.end());
           syntax::Node name = p.field(Field::kName);
-          node(t).text = name ? name.text() : p.text();
+          node(t).text = name ? source_.substr(p.start(), name.end() - p.start()) : p.text();
           if (syntax::Node bound = p.field(Field::kBound)) {
             int32_t bb = expression(bound);
             node(t).a = bb;
@@ -299,7 +299,7 @@ int32_t Ast::statement(syntax::Node cst) {
         for (syntax::Node p : kids(tp)) {
           int32_t t = add(NodeType::kTypeParam, p.start(), p.end());
           syntax::Node name = p.field(Field::kName);
-          node(t).text = name ? name.text() : p.text();
+          node(t).text = name ? source_.substr(p.start(), name.end() - p.start()) : p.text();
           if (syntax::Node bound = p.field(Field::kBound)) {
             int32_t bb = expression(bound);
             node(t).a = bb;
@@ -350,6 +350,19 @@ int32_t Ast::statement(syntax::Node cst) {
       return s;
     }
     default:
+      if (std::strcmp(cst.type(), "unsupported_compound_statement") == 0) {
+        // `async def`, `async for`, `async with`: the statement, with `async` in front.
+        std::vector<syntax::Node> inner = kids(cst);
+        if (inner.size() == 1 && source_.substr(start, inner[0].start() - start) == "async " &&
+            (inner[0].kind() == NodeKind::kFunctionDefinition ||
+             inner[0].kind() == NodeKind::kForStatement ||
+             inner[0].kind() == NodeKind::kWithStatement)) {
+          int32_t s = statement(inner[0]);
+          node(s).start = node(s).outer_start = start;
+          node(s).text2 = "async";
+          return s;
+        }
+      }
       return add(NodeType::kVerbatimStmt, start, end);
   }
 }
@@ -576,13 +589,24 @@ int32_t Ast::expression(syntax::Node cst) {
     case NodeKind::kComparisonOperator: {
       std::vector<int32_t> operands;
       std::vector<uint8_t> ops;
+      std::string_view previous;  // the operator token just before, if any
       for (const syntax::Node& c : cst.children()) {
         if (c.kind() == NodeKind::kComment) continue;
         if (c.is_named()) {
           operands.push_back(expression(c));
-        } else {
-          ops.push_back(static_cast<uint8_t>(cmp_op(c.text())));
+          previous = {};
+          continue;
         }
+        // `is not` and `not in` may come as two tokens.
+        std::string_view t = c.text();
+        if (previous == "is" && t == "not") {
+          ops.back() = static_cast<uint8_t>(CmpOp::kIsNot);
+        } else if (previous == "not" && t == "in") {
+          ops.back() = static_cast<uint8_t>(CmpOp::kNotIn);
+        } else {
+          ops.push_back(static_cast<uint8_t>(cmp_op(t)));
+        }
+        previous = t;
       }
       int32_t n = add(NodeType::kCompare, start, end);
       node(n).list = std::move(operands);

@@ -279,7 +279,8 @@ class Placer {
           }
         }
         (void)operand_start;
-        if (c.end < up_to) return leading(c.enclosing);
+        // `not  # comment` (before the operand or its parenthesis): printed after the operator.
+        if (c.end < up_to && !c.own_line) return dangling(c.enclosing);
         return kDefault;
       }
       case NodeType::kLambda:

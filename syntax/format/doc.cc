@@ -76,7 +76,8 @@ bool Document::filter(Element& e) {
     if (e.op == Op::kEndConditionalContent) --skipping_;
     return false;
   }
-  if (e.op == Op::kStartConditionalContent && e.mode == static_cast<uint8_t>(PrintMode::kExpanded)) {
+  if (e.op == Op::kStartConditionalContent &&
+      e.mode == static_cast<uint8_t>(PrintMode::kExpanded)) {
     skipping_ = 1;
     return false;
   }

@@ -46,8 +46,6 @@ bool layout(const SyntaxTree& tree, const FormatOptions& options, std::string& o
   format::PrintOptions po;
   po.line_width = options.line_width;
   out = format::print_document(doc, po);
-  // A file without statements formats to nothing; an empty line alone is not kept.
-  if (out == "\n") out.clear();
   return true;
 }
 

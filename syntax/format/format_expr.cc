@@ -3,6 +3,7 @@
 // lowest-precedence operators, collections one element per line with a trailing comma when
 // they break, magic trailing commas, and comments inside all of them.
 #include <algorithm>
+#include <cctype>
 
 #include "syntax/format/formatter.h"
 #include "syntax/format/literals.h"
@@ -117,13 +118,24 @@ const char* cmp_text(CmpOp op) {
 
 }  // namespace
 
+static bool starts_with_keyword(std::string_view text, std::string_view word) {
+  if (!text.starts_with(word)) return false;
+  if (text.size() == word.size()) return true;
+  char c = text[word.size()];
+  return !(std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+}
+
 // ---- the generic expression entry ----
 
 void Formatter::expr(int32_t e, Parens p) {
   const AstNode& node = n(e);
   bool paren = p == Parens::kPreserve ? node.parens > 0 : p == Parens::kAlways;
   // Verbatim expressions keep the parentheses they were written with.
-  if (node.type == NodeType::kVerbatimExpr && node.parens > 0) paren = true;
+  // (`yield` and `await` follow their own rules, in needs_parentheses.)
+  if (node.type == NodeType::kVerbatimExpr && node.parens > 0 &&
+      !starts_with_keyword(node.text, "yield") && !starts_with_keyword(node.text, "await")) {
+    paren = true;
+  }
   if (paren) {
     if (!comments_.has_leading(e) && !comments_.has_trailing(e)) {
       parenthesized(
@@ -237,11 +249,28 @@ NeedsParens Formatter::needs_parentheses(int32_t e, int32_t parent) const {
     case NodeType::kStarred:
       return NeedsParens::kMultiline;
     case NodeType::kUnaryOp:
-      if (n(node.a).parens > 0) return NeedsParens::kNever;
+      if (n(node.a).parens > 0) {
+        // `not` / own-line comment / `(operand)`: the comment needs a line of its own.
+        for (uint32_t c : comments_.leading(node.a)) {
+          if (comments_.comment(c).start < n(node.a).outer_start) return NeedsParens::kAlways;
+        }
+        return NeedsParens::kNever;
+      }
       if (comments_.has(node.a)) return NeedsParens::kAlways;
       return needs_parentheses(node.a, e);
     case NodeType::kNamedExpr:
       return NeedsParens::kAlways;
+    case NodeType::kVerbatimExpr:
+      // `yield` needs no parentheses as the value of an assignment and keeps them elsewhere;
+      // `await x` is as free as its operand.
+      if (starts_with_keyword(node.text, "yield")) {
+        bool assigned = parent != kNone && (n(parent).type == NodeType::kAssign ||
+                                            n(parent).type == NodeType::kAnnAssign ||
+                                            n(parent).type == NodeType::kAugAssign);
+        return assigned ? NeedsParens::kNever : NeedsParens::kAlways;
+      }
+      if (starts_with_keyword(node.text, "await")) return NeedsParens::kBestFit;
+      return NeedsParens::kNever;
     default:
       return NeedsParens::kNever;
   }
@@ -883,7 +912,8 @@ void Formatter::arguments(int32_t a) {
       hug = between.empty() || (between.back() != '\n' && between.back() != '\r');
     }
   }
-  parenthesized("(", [&] { group([&] { all(); }); }, ")", dangling, hug);
+  parenthesized(
+      "(", [&] { group([&] { all(); }); }, ")", dangling, hug);
   trailing_comments(comments_.trailing(a));
 }
 
@@ -1236,7 +1266,14 @@ void Formatter::unary(int32_t e) {
         : op == UnaryOp::kPlus ? "+"
                                : "-");
   trailing_comments(comments_.dangling(e));
-  if (comments_.has_leading(node.a) && n(node.a).parens == 0) {
+  // A comment on its own line before the operand (or before its opening parenthesis) starts a
+  // new line after the operator.
+  bool comment_before_operand = false;
+  for (uint32_t c : comments_.leading(node.a)) {
+    comment_before_operand |=
+        n(node.a).parens == 0 || comments_.comment(c).start < n(node.a).outer_start;
+  }
+  if (comment_before_operand) {
     doc_.hard_line();
   } else if (op == UnaryOp::kNot) {
     space();
@@ -1272,7 +1309,8 @@ void Formatter::lambda(int32_t e) {
   token("lambda");
   if (node.a != kNone && !n(node.a).list.empty()) {
     size_t split = 0;
-    while (split < dangling.size() && comments_.comment(dangling[split]).end < n(node.a).start) ++split;
+    while (split < dangling.size() && comments_.comment(dangling[split]).end < n(node.a).start)
+      ++split;
     if (split > 0) {
       dangling_comments(dangling.subspan(0, split));
     } else if (comments_.has_leading(node.a)) {

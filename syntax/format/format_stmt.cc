@@ -66,7 +66,11 @@ void Formatter::format_module() {
   const AstNode& module = n(ast_.root());
   with_level(Level::kTopLevel, 0, [&] {
     if (module.list.empty()) {
-      // Only comments (or nothing).
+      if (!comments_.any_comments()) {
+        // An empty file stays empty; one with only line breaks keeps one.
+        if (lines_after(source_, 0) > 0) doc_.empty_line();
+        return;
+      }
       leading_comments(comments_.leading(ast_.root()));
       dangling_comments(comments_.dangling(ast_.root()));
     } else {
@@ -1043,6 +1047,10 @@ void Formatter::for_stmt(int32_t s) {
   std::span<const uint32_t> colon = dangling.subspan(0, split);
   std::span<const uint32_t> orelse = dangling.subspan(split);
   clause_header(s, colon, [&] {
+    if (node.text2 == "async") {
+      token("async");
+      space();
+    }
     token("for");
     space();
     if (n(node.a).type == NodeType::kTuple) {
@@ -1132,6 +1140,10 @@ void Formatter::with_stmt(int32_t s) {
   // the items stay on the `with` line and split inside their own brackets.
   (void)paren_comments;
   clause_header(s, colon, [&] {
+    if (node.text2 == "async") {
+      token("async");
+      space();
+    }
     token("with");
     space();
     if (node.list2.size() == 1) {
@@ -1152,7 +1164,8 @@ void Formatter::with_stmt(int32_t s) {
       int32_t it = node.list2[i];
       const AstNode& w = n(it);
       leading_comments(comments_.leading(it));
-      maybe_parenthesize(w.a, it, n(w.a).parens > 0 ? Parenthesize::kIfBreaks : Parenthesize::kIfRequired);
+      maybe_parenthesize(w.a, it,
+                         n(w.a).parens > 0 ? Parenthesize::kIfBreaks : Parenthesize::kIfRequired);
       if (w.b != kNone) {
         space();
         token("as");
@@ -1328,6 +1341,10 @@ void Formatter::function_def(int32_t s) {
   empty_lines_after_leading_comments(comments_.leading(s));
   decorators(s, leading_definition);
   clause_header(s, colon, [&] {
+    if (node.text2 == "async") {
+      token("async");
+      space();
+    }
     token("def");
     space();
     token(node.text);

@@ -241,6 +241,9 @@ std::string normalize_number(std::string_view literal) {
   }
   std::string out;
   for (char c : s) out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  // An explicit `+` in the exponent goes: `1e+5` -> `1e5`.
+  size_t plus = out.find("e+");
+  if (plus != std::string::npos) out.erase(plus + 1, 1);
   // `.5` -> `0.5`; `5.` and `5.e3` -> `5.0`, `5.0e3`.
   size_t dot = out.find('.');
   if (dot != std::string::npos) {

@@ -292,7 +292,8 @@ class Canonicalizer {
       if (!n.is_named()) {
         if (text == "," || text == ";" || text.empty()) return;
         // Parentheses around the names of a from-import are layout.
-        if ((text == "(" || text == ")") && n.parent().kind() == NodeKind::kImportFromStatement) return;
+        if ((text == "(" || text == ")") && n.parent().kind() == NodeKind::kImportFromStatement)
+          return;
         emit(text, n.start());
       } else {
         emit(std::string(n.type()) + " " + text, n.start());
@@ -323,8 +324,18 @@ std::vector<CanonicalToken> canonical_comments(const SyntaxTree& tree) {
   while (more) {
     syntax::Node n(ts_tree_cursor_current_node(&cursor), &tree);
     if (n.kind() == NodeKind::kComment) {
-      std::string text = normalize_comment(n.text());
-      out.push_back({std::move(text), n.start()});
+      // A line can carry several comments once an expression is joined onto one line (ruff
+      // keeps `a  # x` and `.b  # y` as `a.b  # x  # y`); compare the pieces.
+      std::string_view t = n.text();
+      size_t begin = 0;
+      for (size_t i = 1; i <= t.size(); ++i) {
+        bool split = i < t.size() && t[i] == '#' && (t[i - 1] == ' ' || t[i - 1] == '\t');
+        if (i == t.size() || split) {
+          out.push_back({normalize_comment(t.substr(begin, i - begin)),
+                         n.start() + static_cast<uint32_t>(begin)});
+          begin = i;
+        }
+      }
     }
     if (ts_tree_cursor_goto_first_child(&cursor)) continue;
     while (true) {

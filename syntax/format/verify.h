@@ -20,7 +20,8 @@ struct CanonicalToken {
 // The syntax tree as a token sequence: node kinds as brackets, leaves by value.
 std::vector<CanonicalToken> canonical_tree(const SyntaxTree& tree);
 
-// The comments, normalized (trailing whitespace removed, `#x` written `# x`), in order.
+// The comments, normalized (trailing whitespace removed, `#x` written `# x`), in order. A
+// comment holding ` #` is taken as several (so joining two comments on one line is allowed).
 std::vector<CanonicalToken> canonical_comments(const SyntaxTree& tree);
 
 // The index of the first difference, or -1 when equal.
