@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "syntax/format/formatter.h"
+#include "syntax/format/literals.h"
 #include "syntax/format/trivia.h"
 
 namespace relax::syntax::format {
@@ -88,7 +89,14 @@ bool Formatter::is_docstring_stmt(int32_t s) const {
   const AstNode& node = n(s);
   if (node.type != NodeType::kExprStmt) return false;
   const AstNode& value = n(node.a);
-  return value.type == NodeType::kString && value.parens == 0;
+  if (value.type != NodeType::kString) return false;
+  // Byte strings and f-strings are not docstrings.
+  for (int32_t part : value.list) {
+    for (char c : split_string(n(part).text).prefix) {
+      if (c == 'b' || c == 'B' || c == 'f' || c == 'F' || c == 't' || c == 'T') return false;
+    }
+  }
+  return true;
 }
 
 bool Formatter::is_suppressed(int32_t s) const {
@@ -150,7 +158,11 @@ void Formatter::suite(const std::vector<int32_t>& stmts, SuiteKind kind) {
   size_t i = 0;
   int32_t preceding = suppressed_region(stmts, i, kind);
   if (preceding == kNone) {
-    statement(first);
+    if (first_is_docstring) {
+      docstring(first);
+    } else {
+      statement(first);
+    }
     preceding = first;
     i = 1;
   }
@@ -1404,7 +1416,30 @@ void Formatter::class_def(int32_t s) {
 }
 
 void Formatter::docstring(int32_t s) {
-  statement(s);
+  const AstNode& node = n(s);
+  const AstNode& value = n(node.a);
+  std::vector<std::string> lines;
+  if (is_suppressed(s) || value.list.size() != 1 ||
+      !docstring_lines(normalize_string(n(value.list[0]).text), lines)) {
+    statement(s);
+    return;
+  }
+  // Parentheses around a docstring go; comments inside them move before or after it.
+  leading_comments(comments_.leading(s));
+  leading_comments(comments_.leading(node.a));
+  leading_comments(comments_.leading(value.list[0]));
+  doc_.text(lines[0]);
+  for (size_t i = 1; i < lines.size(); ++i) {
+    if (lines[i].empty()) {
+      doc_.empty_line();
+    } else {
+      doc_.hard_line();
+      doc_.text(lines[i]);
+    }
+  }
+  trailing_comments(comments_.trailing(value.list[0]));
+  trailing_comments(comments_.trailing(node.a));
+  trailing_comments(comments_.trailing(s));
 }
 
 }  // namespace relax::syntax::format

@@ -258,3 +258,146 @@ std::string normalize_number(std::string_view literal) {
 }
 
 }  // namespace relax::syntax::format
+
+namespace relax::syntax::format {
+
+size_t space_at(std::string_view s, size_t i) {
+  unsigned char c = static_cast<unsigned char>(s[i]);
+  if (c == ' ' || (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x1f)) return 1;
+  if (c < 0x80) return 0;
+  // Decode one UTF-8 sequence.
+  uint32_t cp = 0;
+  size_t len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+  if (len == 1 || i + len > s.size()) return 0;
+  cp = c & (0xff >> (len + 1));
+  for (size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3f);
+  bool space = cp == 0x85 || cp == 0xa0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200a) ||
+               cp == 0x2028 || cp == 0x2029 || cp == 0x202f || cp == 0x205f || cp == 0x3000;
+  return space ? len : 0;
+}
+
+namespace {
+
+std::string_view trim_end(std::string_view s) {
+  // Scan forward (UTF-8 can only be decoded forward), remembering the end of the last non-space.
+  size_t end = 0;
+  for (size_t i = 0; i < s.size();) {
+    size_t n = space_at(s, i);
+    if (n == 0) {
+      unsigned char c = static_cast<unsigned char>(s[i]);
+      n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+      end = std::min(s.size(), i + n);
+    }
+    i += n;
+  }
+  return s.substr(0, end);
+}
+
+// The leading white space of s: its length in bytes, its width in columns (tabs to multiples
+// of 8), and whether it holds anything but spaces.
+struct Indent {
+  size_t bytes = 0;
+  size_t columns = 0;
+  bool only_spaces = true;
+};
+
+Indent indent_of(std::string_view s) {
+  Indent in;
+  while (in.bytes < s.size()) {
+    size_t n = space_at(s, in.bytes);
+    if (n == 0) break;
+    if (s[in.bytes] == '\t') {
+      in.columns = (in.columns / 8 + 1) * 8;
+    } else {
+      in.columns += 1;
+    }
+    if (s[in.bytes] != ' ') in.only_spaces = false;
+    in.bytes += n;
+  }
+  return in;
+}
+
+// Text ending in an odd number of backslashes, or in an unescaped quote, would join the closing
+// quotes: a space goes between.
+bool needs_space_before_quotes(std::string_view text, char quote) {
+  size_t n = 0;
+  while (n < text.size() && text[text.size() - 1 - n] == '\\') ++n;
+  if (n % 2 == 1) return true;
+  if (text.empty() || text.back() != quote) return false;
+  size_t k = 0;
+  while (k + 1 < text.size() && text[text.size() - 2 - k] == '\\') ++k;
+  return k % 2 == 0;
+}
+
+}  // namespace
+
+bool docstring_lines(std::string_view literal, std::vector<std::string>& lines) {
+  lines.clear();
+  StringParts p = split_string(literal);
+  if (p.quote.empty()) return false;
+  std::string_view body = p.body;
+  if (body.find("\\\n") != std::string_view::npos) return false;
+  char quote = p.quote[0];
+  std::string open = std::string(p.prefix) + std::string(p.quote);
+  std::string close(p.quote);
+
+  size_t nl = body.find('\n');
+  std::string_view first = body.substr(0, nl);
+  std::string_view first_end = trim_end(first);
+  std::string_view first_text = first_end.substr(indent_of(first_end).bytes);
+  std::string line0 = open;
+  if (!first_text.empty() && first_text[0] == quote) line0 += ' ';
+  line0 += first_text;
+
+  std::string_view rest = nl == std::string_view::npos ? std::string_view() : body.substr(nl);
+  if (trim_end(rest).empty()) {
+    if (needs_space_before_quotes(first_end, quote) || (first_end.empty() && !body.empty()))
+      line0 += ' ';
+    line0 += close;
+    lines.push_back(std::move(line0));
+    return true;
+  }
+  lines.push_back(std::move(line0));
+
+  std::vector<std::string_view> rest_lines;
+  for (size_t start = nl + 1;;) {
+    size_t end = body.find('\n', start);
+    rest_lines.push_back(body.substr(start, end == std::string_view::npos ? end : end - start));
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+  // The least indented line with text sets the indentation that is removed.
+  Indent least;
+  bool any = false;
+  for (std::string_view l : rest_lines) {
+    std::string_view t = trim_end(l);
+    if (t.empty()) continue;
+    Indent in = indent_of(t);
+    if (!any || in.columns < least.columns) least = in;
+    any = true;
+  }
+  for (size_t i = 0; i < rest_lines.size(); ++i) {
+    bool last = i + 1 == rest_lines.size();
+    std::string_view t = trim_end(rest_lines[i]);
+    if (t.empty()) {
+      lines.push_back(last ? close : std::string());
+      continue;
+    }
+    Indent in = indent_of(t);
+    std::string out;
+    if (in.only_spaces) {
+      out = std::string(t.substr(std::min(least.bytes, in.bytes)));
+    } else {
+      out = std::string(in.columns - std::min(in.columns, least.columns), ' ');
+      out += t.substr(in.bytes);
+    }
+    if (last) {
+      if (needs_space_before_quotes(t, quote)) out += ' ';
+      out += close;
+    }
+    lines.push_back(std::move(out));
+  }
+  return true;
+}
+
+}  // namespace relax::syntax::format

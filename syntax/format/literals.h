@@ -39,3 +39,19 @@ std::string normalize_body(const StringParts& p, char quote);
 char merged_quote(const std::vector<StringParts>& parts);
 
 }  // namespace relax::syntax::format
+
+namespace relax::syntax::format {
+
+// The length of the Unicode white-space character (Python's str.isspace) at s[i], or 0.
+size_t space_at(std::string_view s, size_t i);
+
+// A docstring laid out as ruff lays it out, from its normalized literal: the first line trimmed,
+// the other lines re-indented relative to their least indented line (tabs at 8 columns), trailing
+// white space removed, white-space-only lines emptied, a space between the text and quotes that
+// would otherwise touch. `lines[0]` starts with the prefix and opening quotes, the last line ends
+// with the closing quotes, empty strings are empty lines; the lines after the first are written
+// at the statement's indentation. Returns false when the docstring is to be kept as written (a
+// backslash before a line break).
+bool docstring_lines(std::string_view normalized_literal, std::vector<std::string>& lines);
+
+}  // namespace relax::syntax::format

@@ -204,6 +204,42 @@ bool is(const syntax::Node& n, const char* type) {
   return std::strcmp(n.type(), type) == 0;
 }
 
+bool is_docstring_literal(const syntax::Node& str) {
+  for (char c : split_string(str.text()).prefix) {
+    if (c == 'b' || c == 'B' || c == 'f' || c == 'F' || c == 't' || c == 'T') return false;
+  }
+  return true;
+}
+
+// A string that is the first statement of a module, class or function body (in parentheses or
+// not), and neither a byte string nor an f-string.
+bool is_docstring(const syntax::Node& str) {
+  if (str.kind() == NodeKind::kConcatenatedString) {
+    for (const syntax::Node& c : str.named_children()) {
+      if (c.kind() == NodeKind::kString && !is_docstring_literal(c)) return false;
+    }
+  } else if (!is_docstring_literal(str)) {
+    return false;
+  }
+  syntax::Node stmt = str.parent();
+  while (stmt && stmt.kind() == NodeKind::kParenthesizedExpression) stmt = stmt.parent();
+  if (!stmt || stmt.kind() != NodeKind::kExpressionStatement) return false;
+  syntax::Node body = stmt.parent();
+  if (!body) return false;
+  if (body.kind() != NodeKind::kModule) {
+    syntax::Node owner = body.parent();
+    if (!owner || (owner.kind() != NodeKind::kFunctionDefinition &&
+                   owner.kind() != NodeKind::kClassDefinition))
+      return false;
+    if (body != owner.field(Field::kBody)) return false;
+  }
+  for (const syntax::Node& c : body.named_children()) {
+    if (c.kind() == NodeKind::kComment) continue;
+    return c == stmt;
+  }
+  return false;
+}
+
 class Canonicalizer {
  public:
   std::vector<CanonicalToken> out;
@@ -268,6 +304,22 @@ class Canonicalizer {
           value += first ? v : v.substr(2);
           first = false;
         }
+      }
+      if (is_docstring(n)) {
+        // Docstrings are re-indented and trimmed (as ruff does): their words must stay.
+        std::string words;
+        for (size_t i = 2; i < value.size();) {
+          size_t sp = space_at(value, i);
+          if (sp > 0) {
+            if (!words.empty() && words.back() != ' ') words.push_back(' ');
+            i += sp;
+          } else {
+            words.push_back(value[i++]);
+          }
+        }
+        if (!words.empty() && words.back() == ' ') words.pop_back();
+        emit("doc " + words, n.start());
+        return;
       }
       emit("str " + value, n.start());
       return;
