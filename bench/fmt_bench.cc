@@ -25,15 +25,20 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
 
-double best(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
+double best(const std::vector<double>& v) {
+  return *std::min_element(v.begin(), v.end());
+}
 
 // Runs ruff (wasm, in node) on the file; returns its best formatting time in seconds, or a
 // negative value when node or the package is missing.
 double ruff_seconds(const std::string& path, int repeat, std::string& version) {
   std::string oracle = std::string(RELAX_SOURCE_DIR) + "/tools/ruff-oracle/format.mjs";
-  std::string cmd = "node '" + oracle + "' --time '" + path + "' " + std::to_string(repeat) + " 2>/dev/null";
+  std::string cmd =
+      "node '" + oracle + "' --time '" + path + "' " + std::to_string(repeat) + " 2>/dev/null";
   FILE* p = ::popen(cmd.c_str(), "r");
   if (!p) return -1;
   std::array<char, 512> buf{};
@@ -52,7 +57,8 @@ double ruff_seconds(const std::string& path, int repeat, std::string& version) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string path = argc > 1 ? argv[1] : std::string(RELAX_SHARED_DIR) + "/conformance/large_module_20k.relax";
+  std::string path =
+      argc > 1 ? argv[1] : std::string(RELAX_SHARED_DIR) + "/conformance/large_module_20k.relax";
   int repeat = argc > 2 ? std::max(1, std::atoi(argv[2])) : 5;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
@@ -60,7 +66,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  size_t lines = static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + (text.empty() || text.back() == '\n' ? 0 : 1);
+  size_t lines = static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) +
+                 (text.empty() || text.back() == '\n' ? 0 : 1);
 
   std::vector<double> t_parse, t_layout, t_print, t_format, t_checked;
   std::string out;
@@ -96,23 +103,29 @@ int main(int argc, char** argv) {
     ok = ok && unchecked.ok && checked.ok && checked.text == unchecked.text;
     verified_by = checked.verified_by;
   }
-  std::printf("file: %s (%zu lines, %zu bytes), best of %d runs\n", path.c_str(), lines, text.size(), repeat);
+  std::printf("file: %s (%zu lines, %zu bytes), best of %d runs\n", path.c_str(), lines,
+              text.size(), repeat);
   std::printf("  tree-sitter parse     %8.1f ms\n", best(t_parse) * 1e3);
   std::printf("  layout (tree, doc)    %8.1f ms\n", best(t_layout) * 1e3);
   std::printf("  print document        %8.1f ms\n", best(t_print) * 1e3);
-  std::printf("relax fmt, unchecked    %8.1f ms  %10.0f lines/s\n", best(t_format) * 1e3, lines / best(t_format));
-  std::printf("relax fmt, checked      %8.1f ms  %10.0f lines/s  (safety check: %s)\n", best(t_checked) * 1e3,
-              lines / best(t_checked), verified_by.empty() ? "none" : verified_by.c_str());
+  std::printf("relax fmt, unchecked    %8.1f ms  %10.0f lines/s\n", best(t_format) * 1e3,
+              lines / best(t_format));
+  std::printf("relax fmt, checked      %8.1f ms  %10.0f lines/s  (safety check: %s)\n",
+              best(t_checked) * 1e3, lines / best(t_checked),
+              verified_by.empty() ? "none" : verified_by.c_str());
   std::string version;
   double ruff = ruff_seconds(path, repeat, version);
   if (ruff > 0) {
-    std::printf("ruff format (wasm %s)  %8.1f ms  %10.0f lines/s\n", version.c_str(), ruff * 1e3, lines / ruff);
-    std::printf("speed-up: %.1fx unchecked, %.1fx checked\n", ruff / best(t_format), ruff / best(t_checked));
+    std::printf("ruff format (wasm %s)  %8.1f ms  %10.0f lines/s\n", version.c_str(), ruff * 1e3,
+                lines / ruff);
+    std::printf("speed-up: %.1fx unchecked, %.1fx checked\n", ruff / best(t_format),
+                ruff / best(t_checked));
   } else {
     std::printf("ruff format (wasm)      unavailable (needs node and tools/ruff-oracle: npm ci)\n");
   }
   if (!ok) {
-    std::fprintf(stderr, "fmt_bench: formatting failed or the checked and unchecked outputs differ\n");
+    std::fprintf(stderr,
+                 "fmt_bench: formatting failed or the checked and unchecked outputs differ\n");
     return 1;
   }
   return 0;
