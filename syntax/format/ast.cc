@@ -499,6 +499,18 @@ int32_t Ast::expression(syntax::Node cst) {
     }
     case NodeKind::kCall: {
       syntax::Node args = cst.field(Field::kArguments);
+      if (args && is(args, "unsupported_comprehension") && source_[args.start()] == '(') {
+        // `f(x for x in y)`: the generator shares the call's parentheses.
+        int32_t func = expression(cst.field(Field::kFunction));
+        int32_t gen = comprehension(args);
+        if (node(gen).type == NodeType::kComprehension) node(gen).flag = true;
+        int32_t arguments_node = add(NodeType::kArguments, args.start(), args.end());
+        node(arguments_node).list.push_back(gen);
+        int32_t n = add(NodeType::kCall, start, end);
+        node(n).a = func;
+        node(n).b = arguments_node;
+        return n;
+      }
       if (!args || args.kind() != NodeKind::kArgumentList) break;
       int32_t func = expression(cst.field(Field::kFunction));
       int32_t arguments_node = arguments(args);
@@ -714,6 +726,7 @@ int32_t Ast::expression(syntax::Node cst) {
       return n;
     }
   }
+  if (std::strcmp(t, "unsupported_comprehension") == 0) return comprehension(cst);
   if (std::strcmp(t, "unsupported_expression") == 0) {
     syntax::Node name = cst.field(Field::kName);
     syntax::Node value = cst.field(Field::kValue);
@@ -728,6 +741,75 @@ int32_t Ast::expression(syntax::Node cst) {
   }
   int32_t n = add(NodeType::kVerbatimExpr, start, end);
   node(n).text = cst.text();
+  return n;
+}
+
+int32_t Ast::comprehension(syntax::Node cst) {
+  uint32_t start = cst.start(), end = cst.end();
+  auto verbatim = [&] {
+    int32_t v = add(NodeType::kVerbatimExpr, start, end);
+    node(v).text = cst.text();
+    return v;
+  };
+  // Comments inside a comprehension keep it as written.
+  std::vector<syntax::Node> stack{cst};
+  while (!stack.empty()) {
+    syntax::Node n = stack.back();
+    stack.pop_back();
+    for (const syntax::Node& c : n.children()) {
+      if (c.kind() == NodeKind::kComment) return verbatim();
+      if (c.child_count() > 0) stack.push_back(c);
+    }
+  }
+  char open = source_[start];
+  syntax::Node body = cst.field(Field::kBody);
+  if (!body) return verbatim();
+  ComprehensionKind kind = open == '['                      ? ComprehensionKind::kList
+                           : open == '('                    ? ComprehensionKind::kGenerator
+                           : body.kind() == NodeKind::kPair ? ComprehensionKind::kDict
+                                                            : ComprehensionKind::kSet;
+  int32_t elt = kNone, value = kNone;
+  if (kind == ComprehensionKind::kDict) {
+    elt = expression(body.field(Field::kKey));
+    value = expression(body.field(Field::kValue));
+  } else {
+    elt = expression(body);
+  }
+  std::vector<int32_t> clauses;
+  for (syntax::Node c : kids(cst)) {
+    if (c == body) continue;
+    if (is(c, "for_in_clause")) {
+      syntax::Node left = c.field(Field::kLeft), right = c.field(Field::kRight);
+      if (!left || !right) return verbatim();
+      // (Python 2's `for x in a, b` is kept as written.)
+      for (const syntax::Node& k : c.children()) {
+        if (!k.is_named() && k.text() == ",") {
+          if (k.start() > right.start()) return verbatim();
+        }
+      }
+      int32_t target = expression(left);
+      int32_t iter = expression(right);
+      int32_t f = add(NodeType::kCompFor, c.start(), c.end());
+      node(f).a = target;
+      node(f).b = iter;
+      node(f).flag = source_.substr(c.start(), 5) == "async";
+      clauses.push_back(f);
+    } else if (is(c, "if_clause")) {
+      std::vector<syntax::Node> k = kids(c);
+      if (k.size() != 1 || clauses.empty()) return verbatim();
+      int32_t cond = expression(k[0]);
+      node(clauses.back()).list.push_back(cond);
+      node(clauses.back()).end = node(clauses.back()).outer_end = c.end();
+    } else {
+      return verbatim();
+    }
+  }
+  if (clauses.empty()) return verbatim();
+  int32_t n = add(NodeType::kComprehension, start, end);
+  node(n).op = static_cast<uint8_t>(kind);
+  node(n).a = elt;
+  node(n).b = value;
+  node(n).list = std::move(clauses);
   return n;
 }
 
@@ -796,6 +878,16 @@ void Ast::children(int32_t i, std::vector<int32_t>& out) const {
       push(n.a);
       push(n.b);
       push(n.c);
+      break;
+    case NodeType::kComprehension:
+      push(n.a);
+      push(n.b);
+      for (int32_t c : n.list) push(c);
+      break;
+    case NodeType::kCompFor:
+      push(n.a);
+      push(n.b);
+      for (int32_t c : n.list) push(c);
       break;
     default:
       push(n.a);

@@ -47,26 +47,29 @@ enum class NodeType : uint8_t {
   kNumber,
   kString,  // list = parts (kStringPart); one part unless implicitly concatenated
   kStringPart,
-  kConstant,      // True, False, None, ...
-  kAttribute,     // a = value, text = attribute name
-  kCall,          // a = function, b = arguments
-  kArguments,     // list = arguments and keywords in source order
-  kKeyword,       // text = name (empty for **value), a = value
-  kSubscript,     // a = value, b = slice
-  kSlice,         // a = lower, b = upper, c = step (each optional)
-  kBinOp,         // a = left, b = right, op = BinaryOp
-  kUnaryOp,       // a = operand, op = UnaryOp
-  kBoolOp,        // list = values, op = 0 and / 1 or
-  kCompare,       // list = operands (left first), ops = comparison operators
-  kIfExp,         // a = body, b = test, c = orelse
-  kLambda,        // a = parameters (optional), b = body
-  kTuple,         // list = elements, flag = has its own parentheses
-  kList,          // list = elements
-  kSet,           // list = elements
-  kDict,          // list = key/value pairs as consecutive entries (key -1 for **value)
-  kStarred,       // a = value, op = 1 for `*`, 2 for `**`
-  kNamedExpr,     // a = target, b = value
-  kVerbatimExpr,  // kept as written (comprehensions, await, yield)
+  kConstant,       // True, False, None, ...
+  kAttribute,      // a = value, text = attribute name
+  kCall,           // a = function, b = arguments
+  kArguments,      // list = arguments and keywords in source order
+  kKeyword,        // text = name (empty for **value), a = value
+  kSubscript,      // a = value, b = slice
+  kSlice,          // a = lower, b = upper, c = step (each optional)
+  kBinOp,          // a = left, b = right, op = BinaryOp
+  kUnaryOp,        // a = operand, op = UnaryOp
+  kBoolOp,         // list = values, op = 0 and / 1 or
+  kCompare,        // list = operands (left first), ops = comparison operators
+  kIfExp,          // a = body, b = test, c = orelse
+  kLambda,         // a = parameters (optional), b = body
+  kTuple,          // list = elements, flag = has its own parentheses
+  kList,           // list = elements
+  kSet,            // list = elements
+  kDict,           // list = key/value pairs as consecutive entries (key -1 for **value)
+  kStarred,        // a = value, op = 1 for `*`, 2 for `**`
+  kNamedExpr,      // a = target, b = value
+  kComprehension,  // op = ComprehensionKind, a = element (key), b = value (dict), list = kCompFor;
+                   // flag = a generator that shares the parentheses of a call: `f(x for x in y)`
+  kCompFor,        // a = target, b = iterable, list = `if` conditions, flag = async
+  kVerbatimExpr,   // kept as written (await, yield, comprehensions with comments)
 };
 
 enum class BinaryOp : uint8_t {
@@ -85,6 +88,7 @@ enum class BinaryOp : uint8_t {
   kBitAnd
 };
 enum class UnaryOp : uint8_t { kInvert, kNot, kPlus, kMinus };
+enum class ComprehensionKind : uint8_t { kList, kSet, kDict, kGenerator };
 enum class ParamKind : uint8_t { kPlain, kStar, kDoubleStar, kBareStar, kSlash };
 
 constexpr int32_t kNone = -1;
@@ -147,6 +151,7 @@ class Ast {
   int32_t parameters(syntax::Node cst, bool lambda);
   int32_t parameter(syntax::Node cst);
   int32_t arguments(syntax::Node cst);
+  int32_t comprehension(syntax::Node cst);
   int32_t string(syntax::Node cst);
   int32_t compound_body_end(int32_t stmt);
   void set_parents(int32_t i);

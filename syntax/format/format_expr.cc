@@ -290,6 +290,8 @@ int Formatter::has_own_parentheses(int32_t e) const {
       return (!node.list.empty() || comments_.has_dangling(e)) ? 2 : 1;
     case NodeType::kCall:
       return (!n(node.b).list.empty() || comments_.has_dangling(e)) ? 2 : 1;
+    case NodeType::kComprehension:
+      return node.flag ? 0 : 2;
     default:
       return 0;
   }
@@ -368,6 +370,7 @@ bool Formatter::can_omit_optional_parentheses(int32_t e) const {
         case NodeType::kDict:
         case NodeType::kList:
         case NodeType::kSet:
+        case NodeType::kComprehension:
           any_parenthesized = true;
           return;
         case NodeType::kTuple:
@@ -636,6 +639,9 @@ void Formatter::expr_fields(int32_t e) {
       break;
     case NodeType::kNamedExpr:
       named_expr(e);
+      break;
+    case NodeType::kComprehension:
+      comprehension(e);
       break;
     default:
       verbatim_text(node.start, node.end);
@@ -1420,6 +1426,72 @@ void Formatter::tuple(int32_t e, int mode) {
     default:
       parenthesize_if_expands(seq);
       break;
+  }
+}
+
+void Formatter::comprehension(int32_t e) {
+  const AstNode& node = n(e);
+  ComprehensionKind kind = static_cast<ComprehensionKind>(node.op);
+  auto content = [&] {
+    if (kind == ComprehensionKind::kDict) {
+      group([&] { expr(node.a); });
+      token(":");
+      space();
+      expr(node.b);
+    } else {
+      group([&] { expr(node.a); });
+    }
+    for (int32_t clause : node.list) {
+      doc_.soft_line_or_space();
+      comp_for(clause);
+    }
+  };
+  if (node.flag) {
+    // The lone argument of a call: the call's parentheses are the generator's.
+    content();
+    return;
+  }
+  std::string_view open = kind == ComprehensionKind::kList        ? "["
+                          : kind == ComprehensionKind::kGenerator ? "("
+                                                                  : "{";
+  std::string_view close = kind == ComprehensionKind::kList        ? "]"
+                           : kind == ComprehensionKind::kGenerator ? ")"
+                                                                   : "}";
+  parenthesized(
+      open, [&] { group(content); }, close, comments_.dangling(e));
+}
+
+void Formatter::comp_for(int32_t c) {
+  const AstNode& node = n(c);
+  if (node.flag) {
+    token("async");
+    space();
+  }
+  token("for");
+  space();
+  const AstNode& target = n(node.a);
+  if (target.type == NodeType::kTuple && !target.flag && target.list.size() > 1 &&
+      target.parens == 0 && !comments_.has(node.a)) {
+    // `for a, b in ...`: the names stay on one line, without parentheses.
+    for (size_t i = 0; i < target.list.size(); ++i) {
+      if (i > 0) {
+        token(",");
+        space();
+      }
+      expr(target.list[i]);
+    }
+  } else {
+    expr(node.a);
+  }
+  space();
+  token("in");
+  space();
+  expr(node.b);
+  for (int32_t cond : node.list) {
+    doc_.soft_line_or_space();
+    token("if");
+    space();
+    expr(cond);
   }
 }
 

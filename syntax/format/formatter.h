@@ -130,6 +130,8 @@ class Formatter {
   void lambda(int32_t e);
   void tuple(int32_t e, int mode);
   void sequence(int32_t e, std::string_view open, std::string_view close);
+  void comprehension(int32_t e);
+  void comp_for(int32_t c);
   void dict(int32_t e);
   void starred(int32_t e);
   void keyword(int32_t k);
