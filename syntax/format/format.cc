@@ -108,14 +108,26 @@ FormatResult format_text(std::string_view text, const FormatOptions& options,
                   "not formatted: the formatted text would not parse (an internal error)");
       return result;
     }
-    if (!same_tokens(format::canonical_comments(*tree), format::canonical_comments(*out_tree), file,
-                     "F0003", "comments", diags)) {
+    // The formatting proper: the formatted text against the text it was made from.
+    if (!same_tokens(format::canonical_comments(*source_tree),
+                     format::canonical_comments(*out_tree), file, "F0003", "comments", diags)) {
       return result;
     }
-    if (!options.profile &&
-        !same_tokens(format::canonical_tree(*tree), format::canonical_tree(*out_tree), file,
+    if (!same_tokens(format::canonical_tree(*source_tree), format::canonical_tree(*out_tree), file,
                      "F0004", "syntax", diags)) {
       return result;
+    }
+    if (source_tree != tree) {
+      // The profile rewrite: only the spellings it knows may differ.
+      std::vector<format::CanonicalToken> a = format::canonical_comments(*tree);
+      std::vector<format::CanonicalToken> b = format::canonical_comments(*source_tree);
+      std::vector<format::CanonicalToken> c = format::canonical_tree(*tree);
+      std::vector<format::CanonicalToken> d = format::canonical_tree(*source_tree);
+      for (auto* v : {&a, &b, &c, &d}) format::normalize_spellings(*v);
+      if (!same_tokens(a, b, file, "F0003", "comments", diags) ||
+          !same_tokens(c, d, file, "F0004", "syntax", diags)) {
+        return result;
+      }
     }
     // The IR check, when the input builds without errors.
     ir::DiagnosticBag in_diags;
@@ -138,13 +150,6 @@ FormatResult format_text(std::string_view text, const FormatOptions& options,
       }
       result.verified_by = "ir";
     } else {
-      if (options.profile) {
-        // Without IR, a profile rewrite is checked against the rewritten tree.
-        if (!same_tokens(format::canonical_tree(*source_tree), format::canonical_tree(*out_tree),
-                         file, "F0004", "syntax", diags)) {
-          return result;
-        }
-      }
       result.verified_by = "syntax";
     }
   }

@@ -145,3 +145,13 @@ TEST_CASE("relax fmt reports usage and I/O errors with exit code 2") {
   CHECK(fmt({"--line-width", "0", "-"}, kFormatted).exit_code == 2);
   CHECK(fmt({"--profile", "newest", "-"}, kFormatted).exit_code == 2);
 }
+
+TEST_CASE("relax fmt --profile rewrites spellings") {
+  const char* legacy = "x: R.Object = R.call_packed(\"f\", sinfo_args=(R.Object,))  # packed\n";
+  test::CommandResult r = fmt({"--profile", "current", "-"}, legacy);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == "x: R.Any = R.call_packed(\"f\", ty_args=(R.Any,))  # packed\n");
+  test::CommandResult back = fmt({"--profile", "legacy", "-"}, r.out);
+  CHECK(back.exit_code == 0);
+  CHECK(back.out == legacy);
+}
