@@ -69,7 +69,8 @@ int main(int argc, char** argv) {
   size_t lines = static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) +
                  (text.empty() || text.back() == '\n' ? 0 : 1);
 
-  std::vector<double> t_parse, t_layout, t_print, t_format, t_checked;
+  std::vector<double> t_parse, t_own, t_layout, t_ast, t_comments, t_doc, t_print, t_format,
+      t_checked;
   std::string out;
   std::string verified_by;
   bool ok = true;
@@ -79,12 +80,20 @@ int main(int argc, char** argv) {
     auto tree = syntax::SyntaxTree::parse(text);
     t_parse.push_back(seconds_since(t0));
     t0 = Clock::now();
+    std::unique_ptr<syntax::format::Ast> own = syntax::format::Ast::parse(text);
+    t_own.push_back(seconds_since(t0));
+    t0 = Clock::now();
     syntax::format::Ast ast(*tree);
+    t_ast.push_back(seconds_since(t0));
+    auto t1 = Clock::now();
     syntax::format::Comments comments(ast);
+    t_comments.push_back(seconds_since(t1));
+    t1 = Clock::now();
     syntax::format::Document doc;
     syntax::format::Formatter formatter(ast, comments, doc);
     formatter.format_module();
     doc.propagate_expand();
+    t_doc.push_back(seconds_since(t1));
     t_layout.push_back(seconds_since(t0));
     t0 = Clock::now();
     out = syntax::format::print_document(doc, {});
@@ -105,8 +114,12 @@ int main(int argc, char** argv) {
   }
   std::printf("file: %s (%zu lines, %zu bytes), best of %d runs\n", path.c_str(), lines,
               text.size(), repeat);
+  std::printf("  own parser (tree)     %8.1f ms\n", best(t_own) * 1e3);
   std::printf("  tree-sitter parse     %8.1f ms\n", best(t_parse) * 1e3);
   std::printf("  layout (tree, doc)    %8.1f ms\n", best(t_layout) * 1e3);
+  std::printf("    tree from the CST   %8.1f ms\n", best(t_ast) * 1e3);
+  std::printf("    comment placement   %8.1f ms\n", best(t_comments) * 1e3);
+  std::printf("    document            %8.1f ms\n", best(t_doc) * 1e3);
   std::printf("  print document        %8.1f ms\n", best(t_print) * 1e3);
   std::printf("relax fmt, unchecked    %8.1f ms  %10.0f lines/s\n", best(t_format) * 1e3,
               lines / best(t_format));

@@ -9,6 +9,7 @@ list(APPEND RELAX_SYNTAX_FORMAT_SOURCES
   format/format_stmt.cc
   format/format_support.cc
   format/literals.cc
+  format/parser.cc
   format/printer.cc
   format/profile.cc
   format/trivia.cc

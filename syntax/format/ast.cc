@@ -4,6 +4,7 @@
 // does not lay out (comprehensions, await, yield, del, raise, try, ...) become verbatim nodes.
 #include "syntax/format/ast.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace relax::syntax::format {
@@ -55,24 +56,52 @@ CmpOp cmp_op(std::string_view s) {
 
 }  // namespace
 
-Ast::Ast(const SyntaxTree& tree) : tree_(tree), source_(tree.text()) {
+Ast::Ast(const SyntaxTree& tree) : tree_(&tree), source_(tree.text()) {
   nodes_.reserve(tree.text().size() / 3 + 16);
   syntax::Node root = tree.root();
   int32_t module = add(NodeType::kModule, 0, static_cast<uint32_t>(source_.size()));
   std::vector<int32_t> body;
   block_into(root, body);
-  node(module).list = std::move(body);
+  node(module).list = store(body);
   set_parents(module);
   collect_comments(root);
 }
 
 int32_t Ast::add(NodeType type, uint32_t start, uint32_t end) {
-  AstNode n;
+  AstNode& n = nodes_.emplace_back();
   n.type = type;
   n.start = n.outer_start = start;
   n.end = n.outer_end = end;
-  nodes_.push_back(std::move(n));
   return static_cast<int32_t>(nodes_.size() - 1);
+}
+
+template <typename T>
+T* Ast::allocate(size_t count) {
+  constexpr size_t kChunk = 64 * 1024;
+  size_t bytes = count * sizeof(T);
+  size_t at = (chunk_used_ + alignof(T) - 1) & ~(alignof(T) - 1);
+  if (chunks_.empty() || at + bytes > chunk_size_) {
+    size_t size = std::max(kChunk, bytes);
+    chunks_.push_back(std::make_unique<std::byte[]>(size));
+    chunk_size_ = size;
+    at = 0;
+  }
+  chunk_used_ = at + bytes;
+  return reinterpret_cast<T*>(chunks_.back().get() + at);
+}
+
+IdList Ast::store(const std::vector<int32_t>& ids) {
+  if (ids.empty()) return {};
+  int32_t* p = allocate<int32_t>(ids.size());
+  std::copy(ids.begin(), ids.end(), p);
+  return IdList(p, ids.size());
+}
+
+std::span<const uint8_t> Ast::store(const std::vector<uint8_t>& bytes) {
+  if (bytes.empty()) return {};
+  uint8_t* p = allocate<uint8_t>(bytes.size());
+  std::copy(bytes.begin(), bytes.end(), p);
+  return std::span<const uint8_t>(p, bytes.size());
 }
 
 bool Ast::is_statement_part(int32_t i) const {
@@ -144,7 +173,7 @@ int32_t Ast::statement(syntax::Node cst) {
       if (!right) return add(NodeType::kVerbatimStmt, start, end);
       int32_t value = expression_or_list(right);
       int32_t s = add(NodeType::kAssign, start, end);
-      node(s).list = std::move(targets);
+      node(s).list = store(targets);
       node(s).a = value;
       return s;
     }
@@ -191,19 +220,19 @@ int32_t Ast::statement(syntax::Node cst) {
           node(clause).a = t;
           std::vector<int32_t> b;
           block_into(alt.field(Field::kConsequence), b);
-          node(clause).list = std::move(b);
+          node(clause).list = store(b);
         } else {
           std::vector<int32_t> b;
           block_into(alt.field(Field::kBody), b);
-          node(clause).list = std::move(b);
+          node(clause).list = store(b);
         }
         node(clause).end = node(clause).outer_end = compound_body_end(clause);
         clauses.push_back(clause);
       }
       int32_t s = add(NodeType::kIf, start, end);
       node(s).a = test;
-      node(s).list = std::move(body);
-      node(s).list2 = std::move(clauses);
+      node(s).list = store(body);
+      node(s).list2 = store(clauses);
       node(s).end = node(s).outer_end = compound_body_end(s);
       return s;
     }
@@ -220,8 +249,8 @@ int32_t Ast::statement(syntax::Node cst) {
       int32_t s = add(is_for ? NodeType::kFor : NodeType::kWhile, start, end);
       node(s).a = a;
       node(s).b = b;
-      node(s).list = std::move(body);
-      node(s).list2 = std::move(orelse);
+      node(s).list = store(body);
+      node(s).list2 = store(orelse);
       node(s).end = node(s).outer_end = compound_body_end(s);
       return s;
     }
@@ -240,8 +269,8 @@ int32_t Ast::statement(syntax::Node cst) {
       std::vector<int32_t> body;
       block_into(cst.field(Field::kBody), body);
       int32_t s = add(NodeType::kWith, start, end);
-      node(s).list2 = std::move(items);
-      node(s).list = std::move(body);
+      node(s).list2 = store(items);
+      node(s).list = store(body);
       node(s).end = node(s).outer_end = compound_body_end(s);
       return s;
     }
@@ -257,7 +286,7 @@ int32_t Ast::statement(syntax::Node cst) {
       }
       int32_t def = statement(cst.field(Field::kDefinition));
       node(def).start = node(def).outer_start = start;
-      node(def).list2 = std::move(decorators);
+      node(def).list2 = store(decorators);
       return def;
     }
     case NodeKind::kFunctionDefinition: {
@@ -275,7 +304,7 @@ int32_t Ast::statement(syntax::Node cst) {
           }
           ps.push_back(t);
         }
-        node(tparams).list = std::move(ps);
+        node(tparams).list = store(ps);
       }
       int32_t params = parameters(cst.field(Field::kParameters), false);
       syntax::Node rt = cst.field(Field::kReturnType);
@@ -287,7 +316,7 @@ int32_t Ast::statement(syntax::Node cst) {
       node(s).a = params;
       node(s).b = returns;
       node(s).c = tparams;
-      node(s).list = std::move(body);
+      node(s).list = store(body);
       node(s).end = node(s).outer_end = compound_body_end(s);
       return s;
     }
@@ -306,7 +335,7 @@ int32_t Ast::statement(syntax::Node cst) {
           }
           ps.push_back(t);
         }
-        node(tparams).list = std::move(ps);
+        node(tparams).list = store(ps);
       }
       syntax::Node sc = cst.field(Field::kSuperclasses);
       int32_t args = sc ? arguments(sc) : kNone;
@@ -316,7 +345,7 @@ int32_t Ast::statement(syntax::Node cst) {
       node(s).text = cst.field(Field::kName).text();
       node(s).a = args;
       node(s).c = tparams;
-      node(s).list = std::move(body);
+      node(s).list = store(body);
       node(s).end = node(s).outer_end = compound_body_end(s);
       return s;
     }
@@ -345,7 +374,7 @@ int32_t Ast::statement(syntax::Node cst) {
       } else if (from) {
         node(s).text = cst.field(Field::kModuleName).text();
       }
-      node(s).list = std::move(aliases);
+      node(s).list = store(aliases);
       node(s).flag = wildcard;
       return s;
     }
@@ -385,7 +414,7 @@ int32_t Ast::string(syntax::Node cst) {
   } else {
     add_part(cst);
   }
-  node(s).list = std::move(parts);
+  node(s).list = store(parts);
   return s;
 }
 
@@ -409,7 +438,7 @@ int32_t Ast::arguments(syntax::Node cst) {
     }
   }
   int32_t a = add(NodeType::kArguments, cst.start(), cst.end());
-  node(a).list = std::move(items);
+  node(a).list = store(items);
   return a;
 }
 
@@ -460,7 +489,7 @@ int32_t Ast::parameters(syntax::Node cst, bool lambda) {
   std::vector<int32_t> ps;
   for (syntax::Node c : kids(cst)) ps.push_back(parameter(c));
   int32_t p = add(NodeType::kParameters, cst.start(), cst.end());
-  node(p).list = std::move(ps);
+  node(p).list = store(ps);
   node(p).flag = lambda;
   return p;
 }
@@ -505,7 +534,7 @@ int32_t Ast::expression(syntax::Node cst) {
         int32_t gen = comprehension(args);
         if (node(gen).type == NodeType::kComprehension) node(gen).flag = true;
         int32_t arguments_node = add(NodeType::kArguments, args.start(), args.end());
-        node(arguments_node).list.push_back(gen);
+        node(arguments_node).list = store(std::vector<int32_t>{gen});
         int32_t n = add(NodeType::kCall, start, end);
         node(n).a = func;
         node(n).b = arguments_node;
@@ -539,7 +568,7 @@ int32_t Ast::expression(syntax::Node cst) {
         std::vector<int32_t> elts;
         for (syntax::Node s : subs) elts.push_back(expression(s));
         slice = add(NodeType::kTuple, subs.empty() ? start : subs.front().start(), tuple_end);
-        node(slice).list = std::move(elts);
+        node(slice).list = store(elts);
         node(slice).flag = false;
       }
       int32_t n = add(NodeType::kSubscript, start, end);
@@ -588,13 +617,13 @@ int32_t Ast::expression(syntax::Node cst) {
       int32_t l = expression(left);
       if (left.kind() == NodeKind::kBooleanOperator && node(l).type == NodeType::kBoolOp &&
           node(l).op == op && node(l).parens == 0) {
-        values = node(l).list;
+        values.assign(node(l).list.begin(), node(l).list.end());
       } else {
         values.push_back(l);
       }
       values.push_back(expression(cst.field(Field::kRight)));
       int32_t n = add(NodeType::kBoolOp, start, end);
-      node(n).list = std::move(values);
+      node(n).list = store(values);
       node(n).op = op;
       return n;
     }
@@ -621,8 +650,8 @@ int32_t Ast::expression(syntax::Node cst) {
         previous = t;
       }
       int32_t n = add(NodeType::kCompare, start, end);
-      node(n).list = std::move(operands);
-      node(n).ops = std::move(ops);
+      node(n).list = store(operands);
+      node(n).ops = store(ops);
       return n;
     }
     case NodeKind::kConditionalExpression: {
@@ -692,7 +721,7 @@ int32_t Ast::expression(syntax::Node cst) {
                     : list        ? NodeType::kList
                                   : NodeType::kSet,
                     start, end);
-    node(n).list = std::move(elts);
+    node(n).list = store(elts);
     node(n).flag = tuple;
     return n;
   }
@@ -712,7 +741,7 @@ int32_t Ast::expression(syntax::Node cst) {
       }
     }
     int32_t n = add(NodeType::kDict, start, end);
-    node(n).list = std::move(items);
+    node(n).list = store(items);
     return n;
   }
   if (kind == NodeKind::kListSplat || std::strcmp(t, "list_splat_pattern") == 0 ||
@@ -776,6 +805,7 @@ int32_t Ast::comprehension(syntax::Node cst) {
     elt = expression(body);
   }
   std::vector<int32_t> clauses;
+  std::vector<std::vector<int32_t>> conditions;
   for (syntax::Node c : kids(cst)) {
     if (c == body) continue;
     if (is(c, "for_in_clause")) {
@@ -794,22 +824,24 @@ int32_t Ast::comprehension(syntax::Node cst) {
       node(f).b = iter;
       node(f).flag = source_.substr(c.start(), 5) == "async";
       clauses.push_back(f);
+      conditions.emplace_back();
     } else if (is(c, "if_clause")) {
       std::vector<syntax::Node> k = kids(c);
       if (k.size() != 1 || clauses.empty()) return verbatim();
       int32_t cond = expression(k[0]);
-      node(clauses.back()).list.push_back(cond);
+      conditions.back().push_back(cond);
       node(clauses.back()).end = node(clauses.back()).outer_end = c.end();
     } else {
       return verbatim();
     }
   }
   if (clauses.empty()) return verbatim();
+  for (size_t i = 0; i < clauses.size(); ++i) node(clauses[i]).list = store(conditions[i]);
   int32_t n = add(NodeType::kComprehension, start, end);
   node(n).op = static_cast<uint8_t>(kind);
   node(n).a = elt;
   node(n).b = value;
-  node(n).list = std::move(clauses);
+  node(n).list = store(clauses);
   return n;
 }
 
@@ -936,7 +968,7 @@ void Ast::collect_comments(syntax::Node root) {
   bool more = true;
   while (more) {
     TSNode n = ts_tree_cursor_current_node(&cursor);
-    syntax::Node node_view(n, &tree_);
+    syntax::Node node_view(n, tree_);
     if (node_view.kind() == NodeKind::kComment) {
       SourceComment c;
       c.start = node_view.start();

@@ -4,7 +4,10 @@
 // source byte offsets; text comes from the source, never from the IR.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -93,6 +96,27 @@ enum class ParamKind : uint8_t { kPlain, kStar, kDoubleStar, kBareStar, kSlash }
 
 constexpr int32_t kNone = -1;
 
+// A list of node ids in the tree's arena (see Ast::store). It never owns its ids: building one
+// from a temporary vector does not compile.
+class IdList {
+ public:
+  IdList() = default;
+  IdList(const int32_t* data, size_t size) : data_(data), size_(static_cast<uint32_t>(size)) {}
+  IdList(const std::vector<int32_t>& v) : data_(v.data()), size_(static_cast<uint32_t>(v.size())) {}
+  IdList(std::vector<int32_t>&&) = delete;
+  const int32_t* begin() const { return data_; }
+  const int32_t* end() const { return data_ + size_; }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  int32_t front() const { return data_[0]; }
+  int32_t back() const { return data_[size_ - 1]; }
+  int32_t operator[](size_t i) const { return data_[i]; }
+
+ private:
+  const int32_t* data_ = nullptr;
+  uint32_t size_ = 0;
+};
+
 struct AstNode {
   NodeType type;
   uint8_t op = 0;
@@ -102,10 +126,10 @@ struct AstNode {
   uint32_t outer_start = 0, outer_end = 0;  // including the outermost surrounding parentheses
   int32_t parent = kNone;
   int32_t a = kNone, b = kNone, c = kNone;
-  std::vector<int32_t> list;
-  std::vector<int32_t> list2;
-  std::vector<uint8_t> ops;  // comparison operators (CmpOp)
-  std::string_view text;     // names, operators, literal text
+  IdList list;
+  IdList list2;
+  std::span<const uint8_t> ops;  // comparison operators (CmpOp)
+  std::string_view text;         // names, operators, literal text
   std::string_view text2;
 };
 
@@ -120,6 +144,10 @@ class Ast {
  public:
   // Builds the tree. The tree must be free of syntax errors.
   explicit Ast(const SyntaxTree& tree);
+  // Builds the tree with the formatter's own parser (syntax/format/parser.h), without
+  // tree-sitter; nullptr when the text uses something that parser leaves to tree-sitter (or is
+  // not valid).
+  static std::unique_ptr<Ast> parse(std::string_view source);
 
   std::string_view source() const { return source_; }
   const AstNode& node(int32_t i) const { return nodes_[static_cast<size_t>(i)]; }
@@ -138,12 +166,17 @@ class Ast {
   void children(int32_t i, std::vector<int32_t>& out) const;
 
   // The statements of a body-like node (module, def, class, if, elif/else, for, while, with).
-  const std::vector<int32_t>& body(int32_t i) const { return node(i).list; }
+  IdList body(int32_t i) const { return node(i).list; }
   // The last statement of the last body of a compound statement, or kNone.
   int32_t last_child_in_body(int32_t i) const;
 
  private:
   int32_t add(NodeType type, uint32_t start, uint32_t end);
+  // Copies a list into the arena; the span stays valid for the tree's lifetime.
+  IdList store(const std::vector<int32_t>& ids);
+  std::span<const uint8_t> store(const std::vector<uint8_t>& bytes);
+  template <typename T>
+  T* allocate(size_t count);
   int32_t statement(syntax::Node cst);
   void block_into(syntax::Node block, std::vector<int32_t>& out);
   int32_t expression(syntax::Node cst);
@@ -157,10 +190,16 @@ class Ast {
   void set_parents(int32_t i);
   void collect_comments(syntax::Node n);
 
-  const SyntaxTree& tree_;
+  friend class Parser;
+  explicit Ast(std::string_view source) : tree_(nullptr), source_(source) {}
+
+  const SyntaxTree* tree_;
   std::string_view source_;
   std::vector<AstNode> nodes_;
   std::vector<SourceComment> comments_;
+  // The arena: chunks of 64 KiB (bigger lists get their own chunk).
+  std::vector<std::unique_ptr<std::byte[]>> chunks_;
+  size_t chunk_used_ = 0, chunk_size_ = 0;
 };
 
 }  // namespace relax::syntax::format

@@ -3,6 +3,7 @@
 // edits and unified diffs for the language server and `relax fmt --diff`.
 #include "syntax/format.h"
 
+#include <future>
 #include <memory>
 
 #include "ir/source.h"
@@ -24,21 +25,19 @@ ir::Span span_at(uint32_t file, uint32_t offset) {
   return ir::Span{file, offset, offset};
 }
 
-// Lays out a tree that has no syntax errors. Returns false (with a diagnostic) when a comment
-// could not be placed.
-bool layout(const SyntaxTree& tree, const FormatOptions& options, std::string& out,
+// Lays out a formatter tree. Returns false (with a diagnostic) when a comment could not be
+// placed.
+bool layout(const format::Ast& ast, uint32_t file, const FormatOptions& options, std::string& out,
             ir::DiagnosticBag& diags) {
-  format::Ast ast(tree);
   format::Comments comments(ast);
   format::Document doc;
   format::Formatter formatter(ast, comments, doc);
   formatter.format_module();
   for (uint32_t i = 0; i < comments.size(); ++i) {
     if (!comments.formatted(i)) {
-      diags.error("F0006", span_at(tree.file(), comments.comment(i).start),
+      diags.error("F0006", span_at(file, comments.comment(i).start),
                   "not formatted: the formatter could not place this comment (an internal error; "
-                  "the file is left "
-                  "unchanged)");
+                  "the file is left unchanged)");
       return false;
     }
   }
@@ -47,6 +46,31 @@ bool layout(const SyntaxTree& tree, const FormatOptions& options, std::string& o
   po.line_width = options.line_width;
   out = format::print_document(doc, po);
   return true;
+}
+
+// What the safety checks need of one text: its tree, and when it has no syntax errors its
+// canonical tokens, comments and (when it builds without front-end errors) IR.
+struct Checked {
+  std::shared_ptr<const SyntaxTree> tree;
+  std::vector<format::CanonicalToken> tokens, comments;
+  bool has_ir = false;
+  bool front_end_errors = false;
+  ir::Ref<ir::IRModule> module;
+};
+
+Checked check_side(std::string text, uint32_t file, bool verify) {
+  Checked c;
+  c.tree = SyntaxTree::parse(std::move(text), file);
+  if (c.tree->root().has_error() || !verify) return c;
+  format::canonicalize(*c.tree, c.tokens, c.comments);
+  ir::DiagnosticBag d;
+  FrontendResult r = parse_tree(c.tree, d);
+  c.front_end_errors = d.has_errors();
+  if (!c.front_end_errors) {
+    c.has_ir = true;
+    c.module = r.module;
+  }
+  return c;
 }
 
 // Compares the canonical token sequences; reports the first difference.
@@ -66,6 +90,93 @@ bool same_tokens(const std::vector<format::CanonicalToken>& a,
   return false;
 }
 
+// The checks of a formatted text against the input it was made from: it parses, its comments
+// and canonical syntax are the input's, and when the input builds IR, the same IR.
+bool verify_formatted(const Checked& in, const Checked& out, uint32_t file, uint32_t out_file,
+                      ir::DiagnosticBag& diags) {
+  if (out.tree->root().has_error()) {
+    ir::DiagnosticBag inner;
+    report_syntax_errors(*out.tree, inner);
+    uint32_t at = inner.empty() ? 0 : inner.items().front().span.begin;
+    diags.error("F0002", span_at(out_file, at),
+                "not formatted: the formatted text would not parse (an internal error)");
+    return false;
+  }
+  if (!same_tokens(in.comments, out.comments, file, "F0003", "comments", diags)) return false;
+  if (!same_tokens(in.tokens, out.tokens, file, "F0004", "syntax", diags)) return false;
+  if (in.has_ir) {
+    std::optional<std::string> diff;
+    if (!out.has_ir) {
+      diff = "the formatted text has front-end errors";
+    } else {
+      diff = ir::structural_diff(in.module, out.module);
+    }
+    if (diff) {
+      diags
+          .error("F0005", span_at(file, 0),
+                 "not formatted: the formatted text would build different IR")
+          .note(*diff);
+      return false;
+    }
+  }
+  return true;
+}
+
+// `--profile`: the spellings are rewritten through the input's syntax tree first, then the
+// rewritten text is formatted; the rewrite is checked by IR, or without IR by the canonical
+// tokens with the rewritten spellings mapped to one.
+FormatResult format_with_profile(std::string_view text, uint32_t file, const FormatOptions& options,
+                                 ir::DiagnosticBag& diags, const std::string& name) {
+  FormatResult result;
+  result.text = std::string(text);
+  Checked in = check_side(std::string(text), file, options.verify);
+  if (in.tree->root().has_error()) {
+    report_syntax_errors(*in.tree, diags);
+    diags.error("F0001", span_at(file, 0), "not formatted: the file has syntax errors");
+    return result;
+  }
+  std::string rewritten = format::rewrite_profile(*in.tree, *options.profile);
+  uint32_t rewritten_file = file;
+  Checked source = in;
+  if (rewritten != text) {
+    rewritten_file = ir::SourceManager::global().add(name + " (profile)", rewritten);
+    source = check_side(rewritten, rewritten_file, options.verify);
+    if (source.tree->root().has_error()) {
+      diags.error("F0005", span_at(file, 0),
+                  "not formatted: the profile rewrite produced invalid syntax (an internal error)");
+      return result;
+    }
+  }
+  std::unique_ptr<format::Ast> ast = format::Ast::parse(rewritten);
+  if (!ast) ast = std::make_unique<format::Ast>(*source.tree);
+  std::string out;
+  if (!layout(*ast, rewritten_file, options, out, diags)) return result;
+  if (options.verify) {
+    if (rewritten != text) {
+      // The rewrite: only the spellings it knows may differ.
+      std::vector<format::CanonicalToken> a = in.comments, b = source.comments;
+      std::vector<format::CanonicalToken> c = in.tokens, d = source.tokens;
+      for (auto* v : {&a, &b, &c, &d}) format::normalize_spellings(*v);
+      if (!same_tokens(a, b, file, "F0003", "comments", diags) ||
+          !same_tokens(c, d, file, "F0004", "syntax", diags)) {
+        return result;
+      }
+    }
+    uint32_t out_file = ir::SourceManager::global().add(name + " (formatted)", out);
+    Checked formatted = check_side(out, out_file, true);
+    // The formatting against the rewritten text, and the IR against the input's.
+    Checked reference = source;
+    reference.has_ir = in.has_ir;
+    reference.module = in.module;
+    if (!verify_formatted(reference, formatted, rewritten_file, out_file, diags)) return result;
+    result.verified_by = in.has_ir ? "ir" : "syntax";
+  }
+  result.ok = true;
+  result.changed = out != text;
+  result.text = std::move(out);
+  return result;
+}
+
 }  // namespace
 
 FormatResult format_text(std::string_view text, const FormatOptions& options,
@@ -73,85 +184,55 @@ FormatResult format_text(std::string_view text, const FormatOptions& options,
   FormatResult result;
   result.text = std::string(text);
   uint32_t file = ir::SourceManager::global().add(name, std::string(text));
-  std::shared_ptr<const SyntaxTree> tree = SyntaxTree::parse(std::string(text), file);
-  if (tree->root().has_error()) {
-    report_syntax_errors(*tree, diags);
+  if (options.profile) return format_with_profile(text, file, options, diags, name);
+
+  auto refuse_syntax = [&](const SyntaxTree& tree) {
+    report_syntax_errors(tree, diags);
     diags.error("F0001", span_at(file, 0), "not formatted: the file has syntax errors");
-    return result;
-  }
-  std::shared_ptr<const SyntaxTree> source_tree = tree;
-  std::string rewritten;
-  if (options.profile) {
-    // Spelling changes go through the syntax tree: rewrite, then format the rewritten text.
-    rewritten = format::rewrite_profile(*tree, *options.profile);
-    if (rewritten != text) {
-      source_tree = SyntaxTree::parse(rewritten, file);
-      if (source_tree->root().has_error()) {
-        diags.error(
-            "F0005", span_at(file, 0),
-            "not formatted: the profile rewrite produced invalid syntax (an internal error)");
-        return result;
-      }
-    }
-  }
+  };
+  std::unique_ptr<format::Ast> ast;
   std::string out;
-  if (!layout(*source_tree, options, out, diags)) return result;
-  if (options.verify) {
-    std::string formatted_name = name + " (formatted)";
-    uint32_t out_file = ir::SourceManager::global().add(formatted_name, out);
-    std::shared_ptr<const SyntaxTree> out_tree = SyntaxTree::parse(out, out_file);
-    if (out_tree->root().has_error()) {
-      ir::DiagnosticBag inner;
-      report_syntax_errors(*out_tree, inner);
-      uint32_t at = inner.empty() ? 0 : inner.items().front().span.begin;
-      diags.error("F0002", span_at(out_file, at),
-                  "not formatted: the formatted text would not parse (an internal error)");
+  if (!options.verify) {
+    // Unchecked: the formatter's own parser, or tree-sitter when it gives up.
+    ast = format::Ast::parse(text);
+    if (!ast) {
+      Checked in = check_side(std::string(text), file, false);
+      if (in.tree->root().has_error()) {
+        refuse_syntax(*in.tree);
+        return result;
+      }
+      ast = std::make_unique<format::Ast>(*in.tree);
+      if (!layout(*ast, file, options, out, diags)) return result;
+    } else if (!layout(*ast, file, options, out, diags)) {
       return result;
     }
-    // The formatting proper: the formatted text against the text it was made from.
-    if (!same_tokens(format::canonical_comments(*source_tree),
-                     format::canonical_comments(*out_tree), file, "F0003", "comments", diags)) {
-      return result;
+  } else {
+    // The input's side of the checks (tree-sitter parse, canonical tokens, IR) runs on another
+    // thread while this one formats with the formatter's own parser and checks the output.
+    std::future<Checked> input =
+        std::async(std::launch::async, check_side, std::string(text), file, true);
+    std::optional<Checked> in;
+    ast = format::Ast::parse(text);
+    if (!ast) {
+      in = input.get();
+      if (in->tree->root().has_error()) {
+        refuse_syntax(*in->tree);
+        return result;
+      }
+      ast = std::make_unique<format::Ast>(*in->tree);
     }
-    if (!same_tokens(format::canonical_tree(*source_tree), format::canonical_tree(*out_tree), file,
-                     "F0004", "syntax", diags)) {
-      return result;
-    }
-    if (source_tree != tree) {
-      // The profile rewrite: only the spellings it knows may differ.
-      std::vector<format::CanonicalToken> a = format::canonical_comments(*tree);
-      std::vector<format::CanonicalToken> b = format::canonical_comments(*source_tree);
-      std::vector<format::CanonicalToken> c = format::canonical_tree(*tree);
-      std::vector<format::CanonicalToken> d = format::canonical_tree(*source_tree);
-      for (auto* v : {&a, &b, &c, &d}) format::normalize_spellings(*v);
-      if (!same_tokens(a, b, file, "F0003", "comments", diags) ||
-          !same_tokens(c, d, file, "F0004", "syntax", diags)) {
+    if (!layout(*ast, file, options, out, diags)) return result;
+    uint32_t out_file = ir::SourceManager::global().add(name + " (formatted)", out);
+    Checked formatted = check_side(out, out_file, true);
+    if (!in) {
+      in = input.get();
+      if (in->tree->root().has_error()) {
+        refuse_syntax(*in->tree);
         return result;
       }
     }
-    // The IR check, when the input builds without errors.
-    ir::DiagnosticBag in_diags;
-    FrontendResult in = parse_tree(tree, in_diags);
-    if (!in_diags.has_errors()) {
-      ir::DiagnosticBag out_diags;
-      FrontendResult formatted = parse_tree(out_tree, out_diags);
-      std::optional<std::string> diff;
-      if (out_diags.has_errors()) {
-        diff = "the formatted text has front-end errors";
-      } else {
-        diff = ir::structural_diff(in.module, formatted.module);
-      }
-      if (diff) {
-        diags
-            .error("F0005", span_at(file, 0),
-                   "not formatted: the formatted text would build different IR")
-            .note(*diff);
-        return result;
-      }
-      result.verified_by = "ir";
-    } else {
-      result.verified_by = "syntax";
-    }
+    if (!verify_formatted(*in, formatted, file, out_file, diags)) return result;
+    result.verified_by = in->has_ir ? "ir" : "syntax";
   }
   result.ok = true;
   result.changed = out != text;

@@ -564,8 +564,8 @@ bool Formatter::magic_trailing_comma(uint32_t last_end, uint32_t sequence_end) c
   return trailing_comma(last_end, sequence_end);
 }
 
-void Formatter::comma_separated(const std::vector<int32_t>& items, uint32_t sequence_end,
-                                bool one_or_more, const std::function<void(int32_t)>& each) {
+void Formatter::comma_separated(IdList items, uint32_t sequence_end, bool one_or_more,
+                                const std::function<void(int32_t)>& each) {
   for (size_t i = 0; i < items.size(); ++i) {
     if (i > 0) {
       token(",");

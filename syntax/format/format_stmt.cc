@@ -123,7 +123,7 @@ int32_t trailing_def(const Ast& ast, const Comments& comments, int32_t stmt) {
   return kNone;
 }
 
-bool only_ellipsis(const Ast& ast, const Comments& comments, const std::vector<int32_t>& body) {
+bool only_ellipsis(const Ast& ast, const Comments& comments, IdList body) {
   if (body.size() != 1) return false;
   const AstNode& s = ast.node(body[0]);
   if (s.type != NodeType::kExprStmt) return false;
@@ -134,7 +134,7 @@ bool only_ellipsis(const Ast& ast, const Comments& comments, const std::vector<i
 
 }  // namespace
 
-void Formatter::suite(const std::vector<int32_t>& stmts, SuiteKind kind) {
+void Formatter::suite(IdList stmts, SuiteKind kind) {
   if (stmts.empty()) return;
   Level level = kind == SuiteKind::kTopLevel ? Level::kTopLevel : Level::kCompound;
   Level saved_level = level_;
@@ -252,7 +252,7 @@ void Formatter::suite(const std::vector<int32_t>& stmts, SuiteKind kind) {
 // A `# fmt: off` comment leading statement stmts[i] starts a region kept as written, up to a
 // `# fmt: on` comment leading a later statement of the same suite (or the suite's end). Returns
 // the region's last statement and advances `i` past it, or kNone when stmts[i] starts no region.
-int32_t Formatter::suppressed_region(const std::vector<int32_t>& stmts, size_t& i, SuiteKind kind) {
+int32_t Formatter::suppressed_region(IdList stmts, size_t& i, SuiteKind kind) {
   int32_t first = stmts[i];
   std::span<const uint32_t> lead = comments_.leading(first);
   size_t off = lead.size();
@@ -523,8 +523,7 @@ void Formatter::clause_header(int32_t header_node, std::span<const uint32_t> col
   trailing_comments(colon_comments);
 }
 
-void Formatter::clause_body(const std::vector<int32_t>& body, SuiteKind kind,
-                            std::span<const uint32_t> colon_comments) {
+void Formatter::clause_body(IdList body, SuiteKind kind, std::span<const uint32_t> colon_comments) {
   bool collapse = (kind == SuiteKind::kFunction || kind == SuiteKind::kClass) &&
                   only_ellipsis(ast_, comments_, body) && colon_comments.empty();
   if (collapse) {

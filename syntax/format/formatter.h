@@ -108,7 +108,7 @@ class Formatter {
   bool is_fluent(int32_t e) const;
   bool magic_trailing_comma(uint32_t last_end, uint32_t sequence_end) const;
   bool trailing_comma(uint32_t last_end, uint32_t sequence_end) const;
-  void comma_separated(const std::vector<int32_t>& items, uint32_t sequence_end, bool one_or_more,
+  void comma_separated(IdList items, uint32_t sequence_end, bool one_or_more,
                        const std::function<void(int32_t)>& each);
   void name(int32_t e);
   void number(int32_t e);
@@ -140,17 +140,16 @@ class Formatter {
   void chain_element(int32_t e, int chain);
 
   // ---- statements (format_stmt.cc) ----
-  void suite(const std::vector<int32_t>& stmts, SuiteKind kind);
+  void suite(IdList stmts, SuiteKind kind);
   void statement(int32_t s);
   void statement_fields(int32_t s);
   bool is_suppressed(int32_t s) const;
   void suppressed_statement(int32_t s);
-  int32_t suppressed_region(const std::vector<int32_t>& stmts, size_t& i, SuiteKind kind);
+  int32_t suppressed_region(IdList stmts, size_t& i, SuiteKind kind);
   void clause_header(int32_t header_node, std::span<const uint32_t> colon_comments,
                      const Content& c, std::span<const uint32_t> leading = {},
                      int32_t last_node = kNone);
-  void clause_body(const std::vector<int32_t>& body, SuiteKind kind,
-                   std::span<const uint32_t> colon_comments);
+  void clause_body(IdList body, SuiteKind kind, std::span<const uint32_t> colon_comments);
   void assign(int32_t s);
   void ann_assign(int32_t s);
   void aug_assign(int32_t s);

@@ -204,138 +204,197 @@ bool is(const syntax::Node& n, const char* type) {
   return std::strcmp(n.type(), type) == 0;
 }
 
-bool is_docstring_literal(const syntax::Node& str) {
-  for (char c : split_string(str.text()).prefix) {
+bool is_docstring_literal(std::string_view literal) {
+  for (char c : split_string(literal).prefix) {
     if (c == 'b' || c == 'B' || c == 'f' || c == 'F' || c == 't' || c == 'T') return false;
   }
   return true;
 }
 
-// A string that is the first statement of a module, class or function body (in parentheses or
-// not), and neither a byte string nor an f-string.
-bool is_docstring(const syntax::Node& str) {
-  if (str.kind() == NodeKind::kConcatenatedString) {
-    for (const syntax::Node& c : str.named_children()) {
-      if (c.kind() == NodeKind::kString && !is_docstring_literal(c)) return false;
+// The decoded value of a docstring with its white space runs collapsed: docstrings are
+// re-indented and trimmed (as ruff does), their words must stay.
+std::string docstring_words(const std::string& value) {
+  std::string words;
+  for (size_t i = 2; i < value.size();) {
+    size_t sp = space_at(value, i);
+    if (sp > 0) {
+      if (!words.empty() && words.back() != ' ') words.push_back(' ');
+      i += sp;
+    } else {
+      words.push_back(value[i++]);
     }
-  } else if (!is_docstring_literal(str)) {
-    return false;
   }
-  syntax::Node stmt = str.parent();
-  while (stmt && stmt.kind() == NodeKind::kParenthesizedExpression) stmt = stmt.parent();
-  if (!stmt || stmt.kind() != NodeKind::kExpressionStatement) return false;
-  syntax::Node body = stmt.parent();
-  if (!body) return false;
-  if (body.kind() != NodeKind::kModule) {
-    syntax::Node owner = body.parent();
-    if (!owner || (owner.kind() != NodeKind::kFunctionDefinition &&
-                   owner.kind() != NodeKind::kClassDefinition))
-      return false;
-    if (body != owner.field(Field::kBody)) return false;
-  }
-  for (const syntax::Node& c : body.named_children()) {
-    if (c.kind() == NodeKind::kComment) continue;
-    return c == stmt;
-  }
-  return false;
+  if (!words.empty() && words.back() == ' ') words.pop_back();
+  return words;
 }
 
+// A comment's normalized pieces: a line can carry several comments once an expression is joined
+// onto one line (ruff keeps `a  # x` and `.b  # y` as `a.b  # x  # y`); compare the pieces.
+void comment_pieces(const syntax::Node& n, std::vector<CanonicalToken>& out) {
+  std::string_view t = n.text();
+  size_t begin = 0;
+  for (size_t i = 1; i <= t.size(); ++i) {
+    bool split = i < t.size() && t[i] == '#' && (t[i - 1] == ' ' || t[i - 1] == '\t');
+    if (i == t.size() || split) {
+      out.push_back({normalize_comment(t.substr(begin, i - begin)),
+                     n.start() + static_cast<uint32_t>(begin)});
+      begin = i;
+    }
+  }
+}
+
+// Walks the tree with a cursor (no child vectors, no parent look-ups: what a node's handling
+// needs of its parent is passed down).
 class Canonicalizer {
  public:
   std::vector<CanonicalToken> out;
+  std::vector<CanonicalToken> comments;
 
-  void node(const syntax::Node& n) {
+  explicit Canonicalizer(const SyntaxTree& tree)
+      : tree_(tree), cursor_(ts_tree_cursor_new(tree.root().raw())) {
+    out.reserve(tree.text().size() / 3);
+    subscript_field_ = tree.field_id(Field::kSubscript);
+    body_field_ = tree.field_id(Field::kBody);
+  }
+  ~Canonicalizer() { ts_tree_cursor_delete(&cursor_); }
+
+  void run() { visit(NodeKind::kOther, false, false); }
+
+ private:
+  syntax::Node current() const {
+    return syntax::Node(ts_tree_cursor_current_node(&cursor_), &tree_);
+  }
+  TSFieldId field() const { return ts_tree_cursor_current_field_id(&cursor_); }
+
+  // Calls f() for each child of the current node, with the cursor on the child.
+  template <typename F>
+  void each_child(F&& f) {
+    if (!ts_tree_cursor_goto_first_child(&cursor_)) return;
+    do {
+      f();
+    } while (ts_tree_cursor_goto_next_sibling(&cursor_));
+    ts_tree_cursor_goto_parent(&cursor_);
+  }
+
+  // `doc`: the current node is the statement, parenthesized expression or string at a
+  // docstring's place. `body_block`: the current node is a function's or class's body.
+  void visit(NodeKind parent, bool doc, bool body_block) {
+    syntax::Node n = current();
     NodeKind kind = n.kind();
-    if (kind == NodeKind::kComment || is(n, "line_continuation")) return;
-    if (kind == NodeKind::kParenthesizedExpression) {
-      for (const syntax::Node& c : n.children()) {
-        if (c.is_named()) node(c);
-      }
+    if (kind == NodeKind::kComment) {
+      comment_pieces(n, comments);
       return;
     }
-    if (is(n, "tuple_pattern")) {
+    if (is(n, "line_continuation")) return;
+    if (kind == NodeKind::kParenthesizedExpression) {
+      each_child([&] {
+        if (ts_node_is_named(ts_tree_cursor_current_node(&cursor_))) visit(kind, doc, false);
+      });
+      return;
+    }
+    bool tuple_pattern = is(n, "tuple_pattern");
+    if (tuple_pattern) {
       // `(x)` as a target is a parenthesized name.
       size_t named = 0;
       bool comma = false;
-      for (const syntax::Node& c : n.children()) {
+      each_child([&] {
+        syntax::Node c = current();
         if (c.is_named() && c.kind() != NodeKind::kComment) ++named;
         if (!c.is_named() && c.text() == ",") comma = true;
-      }
+      });
       if (named == 1 && !comma) {
-        for (const syntax::Node& c : n.children()) {
-          if (c.is_named()) node(c);
-        }
+        each_child([&] {
+          if (current().is_named()) visit(kind, false, false);
+        });
         return;
       }
     }
     if (kind == NodeKind::kTuple || kind == NodeKind::kExpressionList ||
-        kind == NodeKind::kPatternList || is(n, "tuple_pattern")) {
+        kind == NodeKind::kPatternList || tuple_pattern) {
       emit("(tuple", n.start());
-      for (const syntax::Node& c : n.children()) {
-        if (c.is_named()) node(c);
-      }
+      each_child([&] {
+        if (current().is_named()) visit(kind, false, false);
+      });
       emit(")", n.end());
       return;
     }
     if (kind == NodeKind::kSubscript) {
       emit("(subscript", n.start());
-      node(n.field(Field::kValue));
-      std::vector<syntax::Node> subs = n.fields(Field::kSubscript);
+      // The value, then the subscripts: a tuple when there are several or a trailing comma.
+      size_t subs = 0;
+      uint32_t last = n.start();
+      each_child([&] {
+        if (field() == subscript_field_) {
+          ++subs;
+          last = current().end();
+        }
+      });
       bool comma = false;
-      uint32_t last = subs.empty() ? n.start() : subs.back().end();
-      for (const syntax::Node& c : n.children()) {
+      each_child([&] {
+        syntax::Node c = current();
         if (!c.is_named() && c.start() >= last && c.text() == ",") comma = true;
-      }
-      if (subs.size() > 1 || comma) emit("(tuple", n.start());
-      for (const syntax::Node& s : subs) node(s);
-      if (subs.size() > 1 || comma) emit(")", n.end());
+      });
+      bool tuple = subs > 1 || comma;
+      bool opened = false;
+      each_child([&] {
+        if (field() == subscript_field_) {
+          if (tuple && !opened) {
+            emit("(tuple", n.start());
+            opened = true;
+          }
+          visit(kind, false, false);
+        } else if (current().is_named()) {
+          visit(kind, false, false);
+        }
+      });
+      if (opened) emit(")", n.end());
       emit(")", n.end());
       return;
     }
     if (kind == NodeKind::kString || kind == NodeKind::kConcatenatedString) {
       std::string value;
+      bool doc_literals = true;
       if (kind == NodeKind::kString) {
         value = string_value(n.text());
+        doc_literals = is_docstring_literal(n.text());
       } else {
         bool first = true;
-        for (const syntax::Node& c : n.children()) {
-          if (!c.is_named() || c.kind() == NodeKind::kComment) continue;
+        each_child([&] {
+          syntax::Node c = current();
+          if (c.kind() == NodeKind::kComment) comment_pieces(c, comments);
+          if (!c.is_named() || c.kind() == NodeKind::kComment) return;
           std::string v = string_value(c.text());
           value += first ? v : v.substr(2);
           first = false;
-        }
+          if (c.kind() == NodeKind::kString && !is_docstring_literal(c.text()))
+            doc_literals = false;
+        });
       }
-      if (is_docstring(n)) {
-        // Docstrings are re-indented and trimmed (as ruff does): their words must stay.
-        std::string words;
-        for (size_t i = 2; i < value.size();) {
-          size_t sp = space_at(value, i);
-          if (sp > 0) {
-            if (!words.empty() && words.back() != ' ') words.push_back(' ');
-            i += sp;
-          } else {
-            words.push_back(value[i++]);
-          }
-        }
-        if (!words.empty() && words.back() == ' ') words.pop_back();
-        emit("doc " + words, n.start());
-        return;
+      if (doc && doc_literals) {
+        emit("doc " + docstring_words(value), n.start());
+      } else {
+        emit("str " + value, n.start());
       }
-      emit("str " + value, n.start());
       return;
     }
     if (kind == NodeKind::kInteger || kind == NodeKind::kFloat) {
       emit("num " + number_value(n.text()), n.start());
       return;
     }
-    if (kind == NodeKind::kArgumentList && n.parent().kind() == NodeKind::kClassDefinition) {
+    if (kind == NodeKind::kArgumentList && parent == NodeKind::kClassDefinition) {
       bool empty = true;
-      for (const syntax::Node& c : n.children()) {
+      each_child([&] {
+        syntax::Node c = current();
         if (c.is_named() && c.kind() != NodeKind::kComment) empty = false;
+      });
+      if (empty) {
+        each_child([&] {
+          if (current().kind() == NodeKind::kComment) comment_pieces(current(), comments);
+        });
+        return;
       }
-      if (empty) return;
     }
-    uint32_t count = n.child_count();
+    uint32_t count = ts_node_child_count(n.raw());
     if (count == 0) {
       std::string text;
       for (char c : n.text()) {
@@ -344,8 +403,7 @@ class Canonicalizer {
       if (!n.is_named()) {
         if (text == "," || text == ";" || text.empty()) return;
         // Parentheses around the names of a from-import are layout.
-        if ((text == "(" || text == ")") && n.parent().kind() == NodeKind::kImportFromStatement)
-          return;
+        if ((text == "(" || text == ")") && parent == NodeKind::kImportFromStatement) return;
         emit(text, n.start());
       } else {
         emit(std::string(n.type()) + " " + text, n.start());
@@ -353,53 +411,52 @@ class Canonicalizer {
       return;
     }
     emit(std::string("(") + n.type(), n.start());
-    for (const syntax::Node& c : n.children()) node(c);
+    // A docstring is the first statement of a module or of a function's or class's body.
+    bool statements = kind == NodeKind::kModule || body_block;
+    bool first_statement = true;
+    bool is_def = kind == NodeKind::kFunctionDefinition || kind == NodeKind::kClassDefinition;
+    each_child([&] {
+      syntax::Node c = current();
+      bool child_doc = false;
+      if (statements && c.is_named() && c.kind() != NodeKind::kComment) {
+        child_doc = first_statement && c.kind() == NodeKind::kExpressionStatement;
+        first_statement = false;
+      } else if (kind == NodeKind::kExpressionStatement && doc) {
+        child_doc = true;
+      }
+      visit(kind, child_doc, is_def && field() == body_field_);
+    });
     emit(")", n.end());
   }
 
- private:
   void emit(std::string text, uint32_t offset) { out.push_back({std::move(text), offset}); }
+
+  const SyntaxTree& tree_;
+  mutable TSTreeCursor cursor_;
+  TSFieldId subscript_field_ = 0;
+  TSFieldId body_field_ = 0;
 };
 
 }  // namespace
 
+void canonicalize(const SyntaxTree& tree, std::vector<CanonicalToken>& tokens,
+                  std::vector<CanonicalToken>& comments) {
+  Canonicalizer c(tree);
+  c.run();
+  tokens = std::move(c.out);
+  comments = std::move(c.comments);
+}
+
 std::vector<CanonicalToken> canonical_tree(const SyntaxTree& tree) {
-  Canonicalizer c;
-  c.node(tree.root());
-  return std::move(c.out);
+  std::vector<CanonicalToken> tokens, comments;
+  canonicalize(tree, tokens, comments);
+  return tokens;
 }
 
 std::vector<CanonicalToken> canonical_comments(const SyntaxTree& tree) {
-  std::vector<CanonicalToken> out;
-  TSTreeCursor cursor = ts_tree_cursor_new(tree.root().raw());
-  bool more = true;
-  while (more) {
-    syntax::Node n(ts_tree_cursor_current_node(&cursor), &tree);
-    if (n.kind() == NodeKind::kComment) {
-      // A line can carry several comments once an expression is joined onto one line (ruff
-      // keeps `a  # x` and `.b  # y` as `a.b  # x  # y`); compare the pieces.
-      std::string_view t = n.text();
-      size_t begin = 0;
-      for (size_t i = 1; i <= t.size(); ++i) {
-        bool split = i < t.size() && t[i] == '#' && (t[i - 1] == ' ' || t[i - 1] == '\t');
-        if (i == t.size() || split) {
-          out.push_back({normalize_comment(t.substr(begin, i - begin)),
-                         n.start() + static_cast<uint32_t>(begin)});
-          begin = i;
-        }
-      }
-    }
-    if (ts_tree_cursor_goto_first_child(&cursor)) continue;
-    while (true) {
-      if (ts_tree_cursor_goto_next_sibling(&cursor)) break;
-      if (!ts_tree_cursor_goto_parent(&cursor)) {
-        more = false;
-        break;
-      }
-    }
-  }
-  ts_tree_cursor_delete(&cursor);
-  return out;
+  std::vector<CanonicalToken> tokens, comments;
+  canonicalize(tree, tokens, comments);
+  return comments;
 }
 
 long first_difference(const std::vector<CanonicalToken>& a, const std::vector<CanonicalToken>& b) {

@@ -17,6 +17,10 @@ struct CanonicalToken {
   uint32_t offset;  // where it comes from in the source (for messages)
 };
 
+// Both at once (one walk of the tree).
+void canonicalize(const SyntaxTree& tree, std::vector<CanonicalToken>& tokens,
+                  std::vector<CanonicalToken>& comments);
+
 // The syntax tree as a token sequence: node kinds as brackets, leaves by value.
 std::vector<CanonicalToken> canonical_tree(const SyntaxTree& tree);
 
