@@ -25,6 +25,28 @@ ir::Span span_at(uint32_t file, uint32_t offset) {
   return ir::Span{file, offset, offset};
 }
 
+// The line ending of a text, as ruff's `line-ending = "auto"` finds it: the first one.
+std::string_view line_ending(std::string_view text) {
+  size_t i = text.find_first_of("\r\n");
+  if (i == std::string_view::npos || text[i] == '\n') return "\n";
+  return i + 1 < text.size() && text[i + 1] == '\n' ? "\r\n" : "\r";
+}
+
+// The formatted text (written with `\n`) with the input's line ending.
+void use_line_ending(std::string& out, std::string_view ending) {
+  if (ending == "\n") return;
+  std::string converted;
+  converted.reserve(out.size() + out.size() / 16);
+  for (char c : out) {
+    if (c == '\n') {
+      converted.append(ending);
+    } else {
+      converted.push_back(c);
+    }
+  }
+  out = std::move(converted);
+}
+
 // Lays out a formatter tree. Returns false (with a diagnostic) when a comment could not be
 // placed.
 bool layout(const format::Ast& ast, uint32_t file, const FormatOptions& options, std::string& out,
@@ -45,6 +67,7 @@ bool layout(const format::Ast& ast, uint32_t file, const FormatOptions& options,
   format::PrintOptions po;
   po.line_width = options.line_width;
   out = format::print_document(doc, po);
+  use_line_ending(out, line_ending(ast.source()));
   return true;
 }
 

@@ -149,3 +149,15 @@ TEST_CASE("line width is an option") {
   CHECK(format("x = foo(aaaa, bbbb)\n", 10).text == "x = foo(\n    aaaa,\n    bbbb,\n)\n");
   CHECK(format("x = foo(aaaa, bbbb)\n", 20).text == "x = foo(aaaa, bbbb)\n");
 }
+
+TEST_CASE("a file's line ending is kept (the first one decides, as ruff's `auto`)") {
+  syntax::FormatResult r = format("x = [\r\n  1,\r\n]  # c\r\ny = \"\"\"a\r\nb\"\"\"\r\n");
+  REQUIRE(r.ok);
+  CHECK(r.text == "x = [\r\n    1,\r\n]  # c\r\ny = \"\"\"a\r\nb\"\"\"\r\n");
+  syntax::FormatResult again = format(r.text);
+  REQUIRE(again.ok);
+  CHECK_FALSE(again.changed);
+  syntax::FormatResult lf = format("x = 1\ny = 2\r\n");
+  REQUIRE(lf.ok);
+  CHECK(lf.text == "x = 1\ny = 2\n");
+}

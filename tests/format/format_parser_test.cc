@@ -11,6 +11,7 @@
 #include "syntax/format/ast.h"
 #include "syntax/format/verify.h"
 #include "tests/format/format_test_util.h"
+#include "tests/support/test_util.h"
 
 using namespace relax;
 using syntax::format::Ast;
@@ -61,7 +62,15 @@ std::string compare(const Ast& x, int32_t a, const Ast& y, int32_t b, const std:
 
 TEST_CASE("the formatter's parser builds the same tree as tree-sitter's CST") {
   size_t files = 0, parsed = 0;
-  for (const test::FormatInput& in : test::all_format_inputs()) {
+  std::vector<test::FormatInput> inputs = test::all_format_inputs();
+  // More files (say, a fuzzer's output) from RELAX_FMT_EXTRA_DIR.
+  if (const char* extra = std::getenv("RELAX_FMT_EXTRA_DIR")) {
+    for (const auto& e : std::filesystem::directory_iterator(extra)) {
+      if (e.path().extension() == ".relax")
+        inputs.push_back({e.path().string(), test::read_file(e.path())});
+    }
+  }
+  for (const test::FormatInput& in : inputs) {
     auto tree = syntax::SyntaxTree::parse(in.text);
     if (tree->root().has_error()) continue;
     ++files;
