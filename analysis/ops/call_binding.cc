@@ -260,8 +260,14 @@ Ref<ir::Call> bind_op_call(const OpInfo& op, const Ref<ir::Call>& call, ir::Diag
   std::vector<ObjectRef> values(op.attrs.size());
   std::vector<bool> set(op.attrs.size(), false);
   for (size_t i = 0; i < positional_attrs.size(); ++i) {
-    values[i] = positional_attrs[i];
-    set[i] = true;
+    size_t index = i;
+    if (i < op.attr_positions.size()) {
+      for (size_t k = 0; k < op.attrs.size(); ++k) {
+        if (op.attrs[k].name == op.attr_positions[i]) index = k;
+      }
+    }
+    values[index] = positional_attrs[i];
+    set[index] = true;
   }
   for (const ir::Attrs::Entry* entry : keyword_attrs) {
     size_t index = op.attrs.size();
