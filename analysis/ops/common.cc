@@ -156,23 +156,70 @@ std::string sinfo_text(const Ref<ir::StructInfo>& sinfo) {
 }
 
 ExprRef dim_const(int64_t v) { return ir::tir::int64(v); }
-ExprRef dim_add(ExprRef a, ExprRef b) { return ir::tir::binary(ir::ObjectKind::kAdd, std::move(a), std::move(b)); }
-ExprRef dim_sub(ExprRef a, ExprRef b) { return ir::tir::binary(ir::ObjectKind::kSub, std::move(a), std::move(b)); }
-ExprRef dim_mul(ExprRef a, ExprRef b) { return ir::tir::binary(ir::ObjectKind::kMul, std::move(a), std::move(b)); }
+
+// The index arithmetic folds constants and identities the way TVM's PrimExpr operators do, so
+// dims that TVM leaves unsimplified (concat's sum of lengths, flatten's product) read the same.
+namespace {
+std::optional<int64_t> const_of(const ExprRef& e) { return ir::tir::as_const_int(e); }
+}  // namespace
+
+ExprRef dim_add(ExprRef a, ExprRef b) {
+  auto ca = const_of(a), cb = const_of(b);
+  if (ca && cb) return dim_const(*ca + *cb);
+  if (ca && *ca == 0) return b;
+  if (cb && *cb == 0) return a;
+  return ir::tir::binary(ir::ObjectKind::kAdd, std::move(a), std::move(b));
+}
+ExprRef dim_sub(ExprRef a, ExprRef b) {
+  auto ca = const_of(a), cb = const_of(b);
+  if (ca && cb) return dim_const(*ca - *cb);
+  if (cb && *cb == 0) return a;
+  return ir::tir::binary(ir::ObjectKind::kSub, std::move(a), std::move(b));
+}
+ExprRef dim_mul(ExprRef a, ExprRef b) {
+  auto ca = const_of(a), cb = const_of(b);
+  if (ca && cb) return dim_const(*ca * *cb);
+  if (ca && (*ca == 1 || *ca == 0)) return *ca == 1 ? b : a;
+  if (cb && (*cb == 1 || *cb == 0)) return *cb == 1 ? a : b;
+  return ir::tir::binary(ir::ObjectKind::kMul, std::move(a), std::move(b));
+}
 ExprRef dim_floordiv(ExprRef a, ExprRef b) {
+  auto ca = const_of(a), cb = const_of(b);
+  if (ca && cb && *cb != 0) {
+    int64_t q = *ca / *cb;
+    if ((*ca % *cb != 0) && ((*ca < 0) != (*cb < 0))) --q;
+    return dim_const(q);
+  }
+  if (ca && *ca == 0) return a;
+  if (cb && *cb == 1) return a;
   return ir::tir::binary(ir::ObjectKind::kFloorDiv, std::move(a), std::move(b));
 }
 ExprRef dim_floormod(ExprRef a, ExprRef b) {
+  auto ca = const_of(a), cb = const_of(b);
+  if (ca && cb && *cb != 0) {
+    int64_t r = *ca % *cb;
+    if (r != 0 && ((r < 0) != (*cb < 0))) r += *cb;
+    return dim_const(r);
+  }
+  if (ca && *ca == 0) return a;
+  if (cb && *cb == 1) return dim_const(0);
   return ir::tir::binary(ir::ObjectKind::kFloorMod, std::move(a), std::move(b));
 }
-ExprRef dim_min(ExprRef a, ExprRef b) { return ir::tir::binary(ir::ObjectKind::kMin, std::move(a), std::move(b)); }
-ExprRef dim_max(ExprRef a, ExprRef b) { return ir::tir::binary(ir::ObjectKind::kMax, std::move(a), std::move(b)); }
+ExprRef dim_min(ExprRef a, ExprRef b) {
+  auto ca = const_of(a), cb = const_of(b);
+  if (ca && cb) return dim_const(std::min(*ca, *cb));
+  return ir::tir::binary(ir::ObjectKind::kMin, std::move(a), std::move(b));
+}
+ExprRef dim_max(ExprRef a, ExprRef b) {
+  auto ca = const_of(a), cb = const_of(b);
+  if (ca && cb) return dim_const(std::max(*ca, *cb));
+  return ir::tir::binary(ir::ObjectKind::kMax, std::move(a), std::move(b));
+}
 ExprRef dim_ceildiv(ExprRef a, ExprRef b) { return dim_floordiv(dim_sub(dim_add(std::move(a), b), dim_const(1)), b); }
 
 ExprRef shape_product(const PrimExprs& dims) {
-  if (dims.empty()) return dim_const(1);
-  ExprRef out = dims[0];
-  for (size_t i = 1; i < dims.size(); ++i) out = dim_mul(out, dims[i]);
+  ExprRef out = dim_const(1);
+  for (const auto& d : dims) out = dim_mul(out, d);
   return out;
 }
 

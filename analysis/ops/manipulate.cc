@@ -202,7 +202,7 @@ Ref<ir::StructInfo> infer_flatten(InferContext& ctx) {
   if (t->ndim == 1) return ctx.arg_sinfo(0);
   const PrimExprs* dims = shape_expr_dims(*t);
   if (!dims) return tensor_with_ndim(1, t->dtype, t->vdevice);
-  return tensor_with_shape({ctx.analyzer().simplify(shape_product(*dims))}, t->dtype, t->vdevice);
+  return tensor_with_shape({shape_product(*dims)}, t->dtype, t->vdevice);
 }
 
 // ---- concat, stack, split ---------------------------------------------------------------------
@@ -281,10 +281,12 @@ Ref<ir::StructInfo> infer_concat(InferContext& ctx) {
   }
   if (shapes.empty()) return tensor_with_ndim(ndim, common->dtype, vdevice);
   bool all_same = true;
-  for (const auto* s : shapes) all_same &= ir::tir::as_const_int((*s)[static_cast<size_t>(axis)]) ==
-                                               ir::tir::as_const_int((*shapes[0])[static_cast<size_t>(axis)]) &&
-                                           ctx.analyzer().can_prove_equal((*s)[static_cast<size_t>(axis)],
-                                                                          (*shapes[0])[static_cast<size_t>(axis)]);
+  // TVM tests the lengths for structural equality (the same expression, written the same way).
+  for (const auto* s : shapes) {
+    const ExprRef& len = (*s)[static_cast<size_t>(axis)];
+    const ExprRef& first = (*shapes[0])[static_cast<size_t>(axis)];
+    all_same &= len.same_as(first) || dim_text(len) == dim_text(first);
+  }
   ExprRef sum;
   if (all_same) {
     sum = dim_mul((*shapes[0])[static_cast<size_t>(axis)], dim_const(static_cast<int64_t>(shapes.size())));
@@ -309,7 +311,7 @@ Ref<ir::StructInfo> infer_concat(InferContext& ctx) {
   }
   if (missing || unknown) return tensor_with_ndim(ndim, common->dtype, vdevice);
   PrimExprs out = *shapes[0];
-  out[static_cast<size_t>(axis)] = ctx.analyzer().simplify(sum);
+  out[static_cast<size_t>(axis)] = sum;  // TVM leaves the sum as built
   return tensor_with_shape(std::move(out), common->dtype, vdevice);
 }
 

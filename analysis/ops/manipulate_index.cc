@@ -59,12 +59,8 @@ ExprRef map_extent(InferContext& ctx, const ExprRef& e, const std::map<const ir:
     if (c && *c > 0 && b->kind() == ir::ObjectKind::kFloorDiv) {
       if (ExprRef inner = map_extent(ctx, b->a, extent_of)) return az.simplify(dim_ceildiv(inner, dim_const(*c)));
     }
-    if (c && *c > 0 && b->kind() == ir::ObjectKind::kFloorMod) {
-      if (ExprRef inner = map_extent(ctx, b->a, extent_of)) {
-        if (az.can_prove_greater_equal(inner, *c)) return dim_const(*c);
-        return az.simplify(dim_min(inner, dim_const(*c)));
-      }
-    }
+    // v % c ranges over [0, c), padded when the input is shorter (TVM's MapShape).
+    if (c && *c > 0 && b->kind() == ir::ObjectKind::kFloorMod && map_extent(ctx, b->a, extent_of)) return dim_const(*c);
   }
   // Mixed radix: terms c_i * v_i whose coefficients grow by the extents of the finer terms.
   std::vector<std::pair<int64_t, const ir::tir::Var*>> terms;

@@ -25,7 +25,7 @@ Ref<ir::StructInfo> infer_scan(InferContext& ctx) {
   auto axis = ctx.attr_int("axis");
   if (!axis) {
     if (const PrimExprs* dims = shape_expr_dims(*t)) {
-      return tensor_with_shape({ctx.analyzer().simplify(shape_product(*dims))}, dtype, t->vdevice);
+      return tensor_with_shape({shape_product(*dims)}, dtype, t->vdevice);
     }
     return tensor_with_ndim(1, dtype, t->vdevice);
   }
