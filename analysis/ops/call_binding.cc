@@ -54,6 +54,9 @@ std::optional<int64_t> int_of(const ObjectRef& v) {
 
 std::optional<ObjectRef> convert_attr(const AttrSpec& spec, const ObjectRef& raw) {
   ObjectRef value = expr_to_value(raw);
+  // A value unwrapped from a positional Relax expression keeps the expression's span, so that
+  // errors about it point at the argument.
+  if (value && raw && value.get() != raw.get() && !value->span.is_known()) value->span = raw->span;
   if (!value) {
     if (spec.optional || spec.kind == AttrKind::kDType || spec.kind == AttrKind::kAny) {
       if (spec.kind == AttrKind::kDType) return ObjectRef(make<ir::StringValue>("void"));

@@ -44,10 +44,13 @@ Ref<ir::StructInfo> infer_conv(InferContext& ctx, ConvKind kind) {
   if (!data || !weight) return nullptr;
   auto canon_data = parse_layout(kind.data_layout());
   auto canon_kernel = parse_layout(kind.kernel_layout());
+  // One layout error is enough: out_layout often repeats data_layout.
   auto data_layout = layout_attr(ctx, "data_layout", kind.data_layout());
+  if (!data_layout) return nullptr;
   auto kernel_layout = layout_attr(ctx, "kernel_layout", kind.kernel_layout());
+  if (!kernel_layout) return nullptr;
   auto out_layout = layout_attr(ctx, "out_layout", kind.data_layout());
-  if (!data_layout || !kernel_layout || !out_layout) return nullptr;
+  if (!out_layout) return nullptr;
   if (!check_layout_rank(ctx, 0, *data, *data_layout, "data_layout") ||
       !check_layout_rank(ctx, 1, *weight, *kernel_layout, "kernel_layout")) {
     return nullptr;

@@ -30,8 +30,9 @@ Ref<ir::StructInfo> infer_pool(InferContext& ctx, int dims, size_t data_arg) {
   std::string canonical = canonical_pool_layout(dims);
   auto canon = parse_layout(canonical);
   auto layout = layout_attr(ctx, "layout", canonical);
+  if (!layout) return nullptr;
   auto out_layout = layout_attr(ctx, "out_layout", canonical);
-  if (!layout || !out_layout || !check_layout_rank(ctx, data_arg, *data, *layout, "layout")) return nullptr;
+  if (!out_layout || !check_layout_rank(ctx, data_arg, *data, *layout, "layout")) return nullptr;
   const PrimExprs* data_dims = shape_expr_dims(*data);
   if (!data_dims) return tensor_with_ndim(out_layout->ndim(), data->dtype, data->vdevice);
   PrimExprs x = convert_layout_shape(ctx, *data_dims, *layout, *canon);
@@ -75,8 +76,9 @@ Ref<ir::StructInfo> infer_adaptive(InferContext& ctx, int dims) {
   std::string canonical = canonical_pool_layout(dims);
   auto canon = parse_layout(canonical);
   auto layout = layout_attr(ctx, "layout", canonical);
+  if (!layout) return nullptr;
   auto out_layout = layout_attr(ctx, "out_layout", canonical);
-  if (!layout || !out_layout || !check_layout_rank(ctx, 0, *data, *layout, "layout")) return nullptr;
+  if (!out_layout || !check_layout_rank(ctx, 0, *data, *layout, "layout")) return nullptr;
   const PrimExprs* data_dims = shape_expr_dims(*data);
   if (!data_dims) return tensor_with_ndim(out_layout->ndim(), data->dtype, data->vdevice);
   PrimExprs x = convert_layout_shape(ctx, *data_dims, *layout, *canon);

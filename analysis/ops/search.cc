@@ -37,7 +37,7 @@ Ref<ir::StructInfo> infer_where(InferContext& ctx) {
       case BroadcastResult::kUnknown: return tensor_with_ndim(ndim, *dtype, vdevice);
       case BroadcastResult::kOk: break;
     }
-    switch (broadcast_shapes(ctx, *s0, values, out, 0, 1)) {
+    switch (broadcast_shapes(ctx, *s0, values, out, 1, 0)) {
       case BroadcastResult::kError: return nullptr;
       case BroadcastResult::kUnknown: return tensor_with_ndim(ndim, *dtype, vdevice);
       case BroadcastResult::kOk: return tensor_with_shape(std::move(out), *dtype, vdevice);
