@@ -106,8 +106,25 @@ Ref<ir::StructInfo> infer_strided_slice(InferContext& ctx) {
   }
   if (axes_values.empty() && data->shape) return ctx.arg_sinfo(0);
   if (data->is_unknown_ndim()) return rank_only();
-  auto axes = normalize_axes(ctx, axes_values, data->ndim, "axes");
-  if (!axes) return nullptr;
+  // The axes are an argument here: report range and repeats at it.
+  std::vector<int> norm;
+  for (int64_t a : axes_values) {
+    if (a < -data->ndim || a >= data->ndim) {
+      ctx.error_at_arg(1, "E0309", ctx.op_name() + ": axis " + std::to_string(a) + " is out of range for a tensor of rank " +
+                                       std::to_string(data->ndim) + " (valid: " + std::to_string(-data->ndim) + " to " +
+                                       std::to_string(data->ndim - 1) + ")");
+      return nullptr;
+    }
+    int n = static_cast<int>(a < 0 ? a + data->ndim : a);
+    for (int seen : norm) {
+      if (seen == n) {
+        ctx.error_at_arg(1, "E0310", ctx.op_name() + ": axis " + std::to_string(n) + " appears more than once");
+        return nullptr;
+      }
+    }
+    norm.push_back(n);
+  }
+  const std::vector<int>* axes = &norm;
   const PrimExprs* dims = known_shape(*data);
   if (!dims) return rank_only();
   bool assume_inbound = ctx.attr_bool("assume_inbound").value_or(false);
@@ -132,7 +149,10 @@ Ref<ir::StructInfo> infer_strided_slice(InferContext& ctx) {
       ExprRef e = canonical_index(end, extent, *s < 0);
       len = *s > 0 ? dim_ceildiv(dim_sub(e, b), dim_const(*s)) : dim_ceildiv(dim_sub(b, e), dim_const(-*s));
     }
-    out[axis] = az.simplify(len);
+    len = az.simplify(len);
+    // TVM leaves an empty slice's extent negative (begin past end); it is 0 elements.
+    if (auto c = ir::tir::as_const_int(len); c && *c < 0) len = dim_const(0);
+    out[axis] = len;
   }
   return tensor_with_shape(std::move(out), data->dtype, data->vdevice);
 }
