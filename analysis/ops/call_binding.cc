@@ -127,9 +127,11 @@ std::optional<ObjectRef> convert_attr(const AttrSpec& spec, const ObjectRef& raw
         }
       }
       // Already in canonical form: keep the node (a canonical call binds to itself).
-      if (auto same = raw.as_ptr<ir::ArrayValue>(); same && same->items.size() == out->items.size()) {
+      if (auto same = raw.as_ptr<ir::ArrayValue>();
+          same && same->items.size() == out->items.size()) {
         bool identical = true;
-        for (size_t i = 0; identical && i < out->items.size(); ++i) identical = same->items[i].same_as(out->items[i]);
+        for (size_t i = 0; identical && i < out->items.size(); ++i)
+          identical = same->items[i].same_as(out->items[i]);
         if (identical) return raw;
       }
       return keep_span(out);

@@ -123,7 +123,8 @@ namespace relax::analysis {
 
 std::string arg_name(const InferContext& ctx, size_t i) {
   if (i < ctx.op().args.size()) return "`" + ctx.op().args[i].name + "`";
-  if (!ctx.op().args.empty() && ctx.op().args.back().variadic) return "`" + ctx.op().args.back().name + "`";
+  if (!ctx.op().args.empty() && ctx.op().args.back().variadic)
+    return "`" + ctx.op().args.back().name + "`";
   return "argument " + std::to_string(i);
 }
 
@@ -133,16 +134,19 @@ std::string sinfo_text(const Ref<ir::StructInfo>& sinfo) {
   if (auto s = sinfo.as_ptr<ir::ShapeStructInfo>()) {
     if (s->values) {
       std::string out = "R.Shape([";
-      for (size_t i = 0; i < s->values->size(); ++i) out += (i ? ", " : "") + dim_text((*s->values)[i]);
+      for (size_t i = 0; i < s->values->size(); ++i)
+        out += (i ? ", " : "") + dim_text((*s->values)[i]);
       return out + "])";
     }
-    return s->ndim == ir::kUnknownNDim ? "R.Shape" : "R.Shape(ndim=" + std::to_string(s->ndim) + ")";
+    return s->ndim == ir::kUnknownNDim ? "R.Shape"
+                                       : "R.Shape(ndim=" + std::to_string(s->ndim) + ")";
   }
   if (auto t = sinfo.as_ptr<ir::TensorStructInfo>()) {
     std::vector<std::string> parts;
     if (const PrimExprs* dims = t->shape_values()) parts.push_back(shape_text(*dims));
     if (!t->dtype.is_void()) parts.push_back("dtype=\"" + t->dtype.str() + "\"");
-    if (!t->shape_values() && t->ndim != ir::kUnknownNDim) parts.push_back("ndim=" + std::to_string(t->ndim));
+    if (!t->shape_values() && t->ndim != ir::kUnknownNDim)
+      parts.push_back("ndim=" + std::to_string(t->ndim));
     std::string out = "R.Tensor(";
     for (size_t i = 0; i < parts.size(); ++i) out += (i ? ", " : "") + parts[i];
     return out + ")";
@@ -155,12 +159,16 @@ std::string sinfo_text(const Ref<ir::StructInfo>& sinfo) {
   return "R.Callable";
 }
 
-ExprRef dim_const(int64_t v) { return ir::tir::int64(v); }
+ExprRef dim_const(int64_t v) {
+  return ir::tir::int64(v);
+}
 
 // The index arithmetic folds constants and identities the way TVM's PrimExpr operators do, so
 // dims that TVM leaves unsimplified (concat's sum of lengths, flatten's product) read the same.
 namespace {
-std::optional<int64_t> const_of(const ExprRef& e) { return ir::tir::as_const_int(e); }
+std::optional<int64_t> const_of(const ExprRef& e) {
+  return ir::tir::as_const_int(e);
+}
 }  // namespace
 
 ExprRef dim_add(ExprRef a, ExprRef b) {
@@ -215,7 +223,9 @@ ExprRef dim_max(ExprRef a, ExprRef b) {
   if (ca && cb) return dim_const(std::max(*ca, *cb));
   return ir::tir::binary(ir::ObjectKind::kMax, std::move(a), std::move(b));
 }
-ExprRef dim_ceildiv(ExprRef a, ExprRef b) { return dim_floordiv(dim_sub(dim_add(std::move(a), b), dim_const(1)), b); }
+ExprRef dim_ceildiv(ExprRef a, ExprRef b) {
+  return dim_floordiv(dim_sub(dim_add(std::move(a), b), dim_const(1)), b);
+}
 
 ExprRef shape_product(const PrimExprs& dims) {
   ExprRef out = dim_const(1);
@@ -225,42 +235,50 @@ ExprRef shape_product(const PrimExprs& dims) {
 
 DimRelation compare_dims(InferContext& ctx, const ExprRef& a, const ExprRef& b) {
   switch (ctx.analyzer().prove_equal(a, b)) {
-    case arith::Proof::kYes: return DimRelation::kEqual;
-    case arith::Proof::kNo: return DimRelation::kUnequal;
-    default: return DimRelation::kUnknown;
+    case arith::Proof::kYes:
+      return DimRelation::kEqual;
+    case arith::Proof::kNo:
+      return DimRelation::kUnequal;
+    default:
+      return DimRelation::kUnknown;
   }
 }
 
 bool check_float_dtype(InferContext& ctx, size_t arg, DataType dtype, bool allow_bfloat) {
   if (dtype.is_void() || dtype.is_float() || (allow_bfloat && dtype.is_bfloat())) return true;
-  ctx.error_at_arg(arg, "E0311", ctx.op_name() + " requires " + arg_name(ctx, arg) + " to have a float dtype" +
-                                     (allow_bfloat ? "" : " (float16/32/64; bfloat is not supported)") +
-                                     ", got " + dtype.str())
+  ctx.error_at_arg(arg, "E0311",
+                   ctx.op_name() + " requires " + arg_name(ctx, arg) + " to have a float dtype" +
+                       (allow_bfloat ? "" : " (float16/32/64; bfloat is not supported)") +
+                       ", got " + dtype.str())
       .note("cast it first, e.g. R.astype(x, \"float32\")");
   return false;
 }
 
 bool check_int_dtype(InferContext& ctx, size_t arg, DataType dtype) {
   if (dtype.is_void() || dtype.is_int() || dtype.is_uint()) return true;
-  ctx.error_at_arg(arg, "E0311", ctx.op_name() + " requires " + arg_name(ctx, arg) +
-                                     " to have an integer dtype, got " + dtype.str());
+  ctx.error_at_arg(arg, "E0311",
+                   ctx.op_name() + " requires " + arg_name(ctx, arg) +
+                       " to have an integer dtype, got " + dtype.str());
   return false;
 }
 
-std::optional<std::vector<const ir::TensorStructInfo*>> tuple_tensor_args(InferContext& ctx, size_t arg) {
+std::optional<std::vector<const ir::TensorStructInfo*>> tuple_tensor_args(InferContext& ctx,
+                                                                          size_t arg) {
   auto tuple = ctx.arg_sinfo(arg).as_ptr<ir::TupleStructInfo>();
   if (!tuple) {
-    ctx.error_at_arg(arg, "E0317", ctx.op_name() + " requires " + arg_name(ctx, arg) +
-                                       " to be a tuple of tensors, got " + sinfo_text(ctx.arg_sinfo(arg)));
+    ctx.error_at_arg(arg, "E0317",
+                     ctx.op_name() + " requires " + arg_name(ctx, arg) +
+                         " to be a tuple of tensors, got " + sinfo_text(ctx.arg_sinfo(arg)));
     return std::nullopt;
   }
   std::vector<const ir::TensorStructInfo*> out;
   for (size_t i = 0; i < tuple->fields.size(); ++i) {
     auto t = tuple->fields[i].as_ptr<ir::TensorStructInfo>();
     if (!t) {
-      ctx.error_at_arg(arg, "E0306", ctx.op_name() + " requires every field of " + arg_name(ctx, arg) +
-                                         " to be a tensor, but field " + std::to_string(i) + " is " +
-                                         sinfo_text(tuple->fields[i]));
+      ctx.error_at_arg(arg, "E0306",
+                       ctx.op_name() + " requires every field of " + arg_name(ctx, arg) +
+                           " to be a tensor, but field " + std::to_string(i) + " is " +
+                           sinfo_text(tuple->fields[i]));
       return std::nullopt;
     }
     out.push_back(t);
@@ -280,7 +298,8 @@ std::optional<PrimExprs> prim_tuple_values(InferContext& ctx, size_t arg) {
     }
     return out;
   }
-  if (auto shape = sinfo.as_ptr<ir::ShapeStructInfo>(); shape && shape->values) return *shape->values;
+  if (auto shape = sinfo.as_ptr<ir::ShapeStructInfo>(); shape && shape->values)
+    return *shape->values;
   // The expression itself, when inference has not described it.
   const auto& e = ctx.arg(arg);
   if (auto t = e.as_ptr<ir::Tuple>()) {
@@ -311,8 +330,9 @@ Ref<ir::VDevice> shared_vdevice(const std::vector<const ir::TensorStructInfo*>& 
 
 const ir::ShapeStructInfo* shape_arg(InferContext& ctx, size_t i) {
   if (auto s = ctx.arg_sinfo(i).as_ptr<ir::ShapeStructInfo>()) return s;
-  ctx.error_at_arg(i, "E0317", ctx.op_name() + " requires " + arg_name(ctx, i) + " to be a shape (R.shape([...])), got " +
-                                   sinfo_text(ctx.arg_sinfo(i)));
+  ctx.error_at_arg(i, "E0317",
+                   ctx.op_name() + " requires " + arg_name(ctx, i) +
+                       " to be a shape (R.shape([...])), got " + sinfo_text(ctx.arg_sinfo(i)));
   return nullptr;
 }
 
@@ -326,8 +346,8 @@ const PrimExprs* shape_expr_dims(const ir::TensorStructInfo& t) {
 }
 
 Ref<ir::StructInfo> infer_reduction(InferContext& ctx, const ir::TensorStructInfo& t,
-                                    const std::optional<std::vector<int64_t>>& axes, bool keepdims, DataType dtype,
-                                    std::string_view axis_attr) {
+                                    const std::optional<std::vector<int64_t>>& axes, bool keepdims,
+                                    DataType dtype, std::string_view axis_attr) {
   std::vector<int> norm;
   if (!t.is_unknown_ndim()) {
     if (axes) {
@@ -338,10 +358,15 @@ Ref<ir::StructInfo> infer_reduction(InferContext& ctx, const ir::TensorStructInf
       for (int i = 0; i < t.ndim; ++i) norm.push_back(i);
     }
   }
-  int out_ndim = keepdims ? t.ndim : !axes ? 0 : t.is_unknown_ndim() ? ir::kUnknownNDim : t.ndim - static_cast<int>(axes->size());
+  int out_ndim = keepdims              ? t.ndim
+                 : !axes               ? 0
+                 : t.is_unknown_ndim() ? ir::kUnknownNDim
+                                       : t.ndim - static_cast<int>(axes->size());
   const PrimExprs* dims = shape_expr_dims(t);
   if (!dims) {
-    if (!axes && keepdims && out_ndim != ir::kUnknownNDim) return tensor_with_shape(PrimExprs(static_cast<size_t>(out_ndim), dim_const(1)), dtype, t.vdevice);
+    if (!axes && keepdims && out_ndim != ir::kUnknownNDim)
+      return tensor_with_shape(PrimExprs(static_cast<size_t>(out_ndim), dim_const(1)), dtype,
+                               t.vdevice);
     if (out_ndim == 0) return tensor_with_shape({}, dtype, t.vdevice);
     return tensor_with_ndim(out_ndim, dtype, t.vdevice);
   }
@@ -349,8 +374,10 @@ Ref<ir::StructInfo> infer_reduction(InferContext& ctx, const ir::TensorStructInf
   for (int a : norm) reduced[static_cast<size_t>(a)] = true;
   PrimExprs out;
   for (size_t i = 0; i < dims->size(); ++i) {
-    if (!reduced[i]) out.push_back((*dims)[i]);
-    else if (keepdims) out.push_back(dim_const(1));
+    if (!reduced[i])
+      out.push_back((*dims)[i]);
+    else if (keepdims)
+      out.push_back(dim_const(1));
   }
   return tensor_with_shape(std::move(out), dtype, t.vdevice);
 }
@@ -394,8 +421,10 @@ Ref<ir::Expr> tuple_to_shape_expr(const Ref<ir::Expr>& arg) {
   for (const auto& f : tuple->fields) {
     auto pv = f.as_ptr<ir::PrimValue>();
     if (!pv || !pv->value->dtype.is_int()) return arg;
-    if (auto c = ir::tir::as_const_int(pv->value)) dims.push_back(dim_const(*c));
-    else dims.push_back(pv->value);
+    if (auto c = ir::tir::as_const_int(pv->value))
+      dims.push_back(dim_const(*c));
+    else
+      dims.push_back(pv->value);
   }
   return shape_expr_of(std::move(dims), arg->span);
 }

@@ -78,7 +78,8 @@ bool check_int_dtype(InferContext& ctx, size_t arg, ir::DataType dtype);
 
 // The tensors of a tuple argument (`R.concat((a, b))`); reports E0317 when the argument is not
 // a tuple and E0306 for a field that is not a tensor. Null entries never appear.
-std::optional<std::vector<const ir::TensorStructInfo*>> tuple_tensor_args(InferContext& ctx, size_t arg);
+std::optional<std::vector<const ir::TensorStructInfo*>> tuple_tensor_args(InferContext& ctx,
+                                                                          size_t arg);
 
 // The integer values of an argument written as a tuple of prim values (`(R.prim_value(1),)`) or
 // a shape: from its struct info (values known) or the expression itself. nullopt when unknown.
@@ -96,15 +97,18 @@ const PrimExprs* shape_expr_dims(const ir::TensorStructInfo& t);
 // or kept as 1 with `keepdims`; the result has `dtype` and the input's vdevice. Reports axis
 // errors at attribute `axis_attr`.
 ir::Ref<ir::StructInfo> infer_reduction(InferContext& ctx, const ir::TensorStructInfo& t,
-                                        const std::optional<std::vector<int64_t>>& axes, bool keepdims,
-                                        ir::DataType dtype, std::string_view axis_attr);
+                                        const std::optional<std::vector<int64_t>>& axes,
+                                        bool keepdims, ir::DataType dtype,
+                                        std::string_view axis_attr);
 
 // Copies of a call with one attribute replaced (in place, keeping the order) or new arguments;
 // the span and struct-info arguments are kept. For normalize hooks.
-ir::Ref<ir::Call> with_attr(const ir::Ref<ir::Call>& call, const std::string& name, ir::ObjectRef value);
+ir::Ref<ir::Call> with_attr(const ir::Ref<ir::Call>& call, const std::string& name,
+                            ir::ObjectRef value);
 ir::Ref<ir::Call> with_args(const ir::Ref<ir::Call>& call, std::vector<ir::Ref<ir::Expr>> args);
 // An ArrayValue of IntValues (for canonical attribute values).
-ir::ObjectRef int_array_value(const std::vector<int64_t>& values, ir::Span span = ir::Span::unknown());
+ir::ObjectRef int_array_value(const std::vector<int64_t>& values,
+                              ir::Span span = ir::Span::unknown());
 // A shape expression argument built from dims, with its struct info set.
 ir::Ref<ir::ShapeExpr> shape_expr_of(PrimExprs dims, ir::Span span);
 // Argument `i` written as a tuple or list of integers (`(2, 3)`, `[n, -1]`) made a ShapeExpr, as

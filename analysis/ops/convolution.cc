@@ -28,9 +28,12 @@ Ref<ir::Call> normalize_conv(InferContext& ctx, ConvKind kind) {
   bool ok = expand_window_attr(ctx, call, "strides", kind.dims, false, true);
   ok &= expand_window_attr(ctx, call, "padding", kind.dims, true, false);
   ok &= expand_window_attr(ctx, call, "dilation", kind.dims, false, true);
-  if (kind.transpose) ok &= expand_window_attr(ctx, call, "output_padding", kind.dims, false, false);
+  if (kind.transpose)
+    ok &= expand_window_attr(ctx, call, "output_padding", kind.dims, false, false);
   if (auto groups = ctx.attr_int("groups"); groups && *groups <= 0) {
-    ctx.error_at_attr("groups", "E0316", ctx.op_name() + ": `groups` must be positive, got " + std::to_string(*groups));
+    ctx.error_at_attr(
+        "groups", "E0316",
+        ctx.op_name() + ": `groups` must be positive, got " + std::to_string(*groups));
     ok = false;
   }
   if (!ok) return nullptr;
@@ -72,55 +75,69 @@ Ref<ir::StructInfo> infer_conv(InferContext& ctx, ConvKind kind) {
   PrimExprs w = convert_layout_shape(ctx, *weight_dims, *kernel_layout, *canon_kernel);
   auto& az = ctx.analyzer();
   int64_t groups = ctx.attr_int("groups").value_or(1);
-  auto strides = ctx.attr_int_array("strides").value_or(std::vector<int64_t>(static_cast<size_t>(kind.dims), 1));
-  auto padding = ctx.attr_int_array("padding").value_or(std::vector<int64_t>(static_cast<size_t>(2 * kind.dims), 0));
-  auto dilation = ctx.attr_int_array("dilation").value_or(std::vector<int64_t>(static_cast<size_t>(kind.dims), 1));
+  auto strides = ctx.attr_int_array("strides").value_or(
+      std::vector<int64_t>(static_cast<size_t>(kind.dims), 1));
+  auto padding = ctx.attr_int_array("padding").value_or(
+      std::vector<int64_t>(static_cast<size_t>(2 * kind.dims), 0));
+  auto dilation = ctx.attr_int_array("dilation")
+                      .value_or(std::vector<int64_t>(static_cast<size_t>(kind.dims), 1));
   PrimExprs out(x.size());
   out[0] = x[0];
   if (!kind.transpose) {
     ExprRef expected = az.simplify(dim_mul(w[1], dim_const(groups)));
     if (compare_dims(ctx, x[1], expected) == DimRelation::kUnequal) {
-      ctx.error_at_arg(1, "E0313", ctx.op_name() + ": the data has " + dim_text(x[1]) +
-                                       " input channels but the weight expects " + dim_text(expected) +
-                                       (groups == 1 ? "" : " (" + dim_text(w[1]) + " per group x " + std::to_string(groups) +
-                                                               " groups)"));
+      ctx.error_at_arg(1, "E0313",
+                       ctx.op_name() + ": the data has " + dim_text(x[1]) +
+                           " input channels but the weight expects " + dim_text(expected) +
+                           (groups == 1 ? ""
+                                        : " (" + dim_text(w[1]) + " per group x " +
+                                              std::to_string(groups) + " groups)"));
       return nullptr;
     }
-    if (az.prove(ir::tir::binary(ir::ObjectKind::kNE, dim_floormod(w[0], dim_const(groups)), dim_const(0))) ==
-        arith::Proof::kYes) {
-      ctx.error_at_arg(1, "E0320", ctx.op_name() + ": the weight's " + dim_text(w[0]) +
-                                       " output channels are not divisible by groups = " + std::to_string(groups));
+    if (az.prove(ir::tir::binary(ir::ObjectKind::kNE, dim_floormod(w[0], dim_const(groups)),
+                                 dim_const(0))) == arith::Proof::kYes) {
+      ctx.error_at_arg(
+          1, "E0320",
+          ctx.op_name() + ": the weight's " + dim_text(w[0]) +
+              " output channels are not divisible by groups = " + std::to_string(groups));
       return nullptr;
     }
     out[1] = w[0];
   } else {
     if (compare_dims(ctx, x[1], w[0]) == DimRelation::kUnequal) {
-      ctx.error_at_arg(1, "E0313", ctx.op_name() + ": the data has " + dim_text(x[1]) +
-                                       " input channels but the weight expects " + dim_text(w[0]));
+      ctx.error_at_arg(1, "E0313",
+                       ctx.op_name() + ": the data has " + dim_text(x[1]) +
+                           " input channels but the weight expects " + dim_text(w[0]));
       return nullptr;
     }
-    if (az.prove(ir::tir::binary(ir::ObjectKind::kNE, dim_floormod(w[0], dim_const(groups)), dim_const(0))) ==
-        arith::Proof::kYes) {
-      ctx.error_at_arg(1, "E0320", ctx.op_name() + ": the weight's " + dim_text(w[0]) +
-                                       " input channels are not divisible by groups = " + std::to_string(groups));
+    if (az.prove(ir::tir::binary(ir::ObjectKind::kNE, dim_floormod(w[0], dim_const(groups)),
+                                 dim_const(0))) == arith::Proof::kYes) {
+      ctx.error_at_arg(
+          1, "E0320",
+          ctx.op_name() + ": the weight's " + dim_text(w[0]) +
+              " input channels are not divisible by groups = " + std::to_string(groups));
       return nullptr;
     }
     out[1] = az.simplify(dim_mul(w[1], dim_const(groups)));
   }
-  auto output_padding =
-      ctx.attr_int_array("output_padding").value_or(std::vector<int64_t>(static_cast<size_t>(kind.dims), 0));
+  auto output_padding = ctx.attr_int_array("output_padding")
+                            .value_or(std::vector<int64_t>(static_cast<size_t>(kind.dims), 0));
   for (int i = 0; i < kind.dims; ++i) {
     size_t si = static_cast<size_t>(i);
     const ExprRef& in = x[si + 2];
     const ExprRef& k = w[si + 2];
     int64_t pad_begin = padding[si], pad_end = padding[si + static_cast<size_t>(kind.dims)];
     if (!kind.transpose) {
-      out[si + 2] = az.simplify(window_output_length(in, pad_begin, pad_end, dilation[si], k, strides[si]));
+      out[si + 2] =
+          az.simplify(window_output_length(in, pad_begin, pad_end, dilation[si], k, strides[si]));
     } else {
       if (output_padding[si] >= strides[si]) {
-        ctx.error_at_attr("output_padding", "E0316", ctx.op_name() + ": `output_padding` must be smaller than `strides` on every axis, but axis " +
-                                                         std::to_string(i) + " has output_padding " + std::to_string(output_padding[si]) +
-                                                         " and stride " + std::to_string(strides[si]));
+        ctx.error_at_attr(
+            "output_padding", "E0316",
+            ctx.op_name() +
+                ": `output_padding` must be smaller than `strides` on every axis, but axis " +
+                std::to_string(i) + " has output_padding " + std::to_string(output_padding[si]) +
+                " and stride " + std::to_string(strides[si]));
         return nullptr;
       }
       // (in - 1) * stride - pads + dilation * (k - 1) + output_padding + 1
@@ -131,25 +148,34 @@ Ref<ir::StructInfo> infer_conv(InferContext& ctx, ConvKind kind) {
       out[si + 2] = az.simplify(len);
     }
   }
-  return tensor_with_shape(convert_layout_shape(ctx, out, *canon_data, *out_layout), dtype, vdevice);
+  return tensor_with_shape(convert_layout_shape(ctx, out, *canon_data, *out_layout), dtype,
+                           vdevice);
 }
 
 void add_conv(OpRegistry& r, ConvKind kind) {
   std::string d = std::to_string(kind.dims) + "d";
   OpInfo op;
   op.name = "relax.nn.conv" + d + (kind.transpose ? "_transpose" : "");
-  op.doc = (kind.transpose ? "Transposed " + d + " convolution" : d + " convolution") + " of " + kind.data_layout() +
-           " data with " + kind.kernel_layout() + " weights";
+  op.doc = (kind.transpose ? "Transposed " + d + " convolution" : d + " convolution") + " of " +
+           kind.data_layout() + " data with " + kind.kernel_layout() + " weights";
   op.args = {spec::arg("data", "the input tensor"), spec::arg("weight", "the convolution weight")};
-  std::vector<int64_t> ones(static_cast<size_t>(kind.dims), 1), zeros(static_cast<size_t>(kind.dims), 0);
+  std::vector<int64_t> ones(static_cast<size_t>(kind.dims), 1),
+      zeros(static_cast<size_t>(kind.dims), 0);
   op.attrs.push_back(spec::ints_attr("strides", ones, "the strides, one per spatial axis"));
-  op.attrs.push_back(spec::ints_attr("padding", zeros, "the padding: one value, one per axis, or begin values then end values"));
-  if (kind.transpose) op.attrs.push_back(spec::ints_attr("output_padding", zeros, "extra length added at the end of each axis"));
-  op.attrs.push_back(spec::ints_attr("dilation", ones, "the dilation of the kernel, one per spatial axis"));
+  op.attrs.push_back(spec::ints_attr(
+      "padding", zeros, "the padding: one value, one per axis, or begin values then end values"));
+  if (kind.transpose)
+    op.attrs.push_back(
+        spec::ints_attr("output_padding", zeros, "extra length added at the end of each axis"));
+  op.attrs.push_back(
+      spec::ints_attr("dilation", ones, "the dilation of the kernel, one per spatial axis"));
   op.attrs.push_back(spec::int_attr("groups", 1, "the number of groups of a grouped convolution"));
-  op.attrs.push_back(spec::string_attr("data_layout", kind.data_layout(), "the layout of the data"));
-  op.attrs.push_back(spec::string_attr("kernel_layout", kind.kernel_layout(), "the layout of the weight"));
-  op.attrs.push_back(spec::optional_attr("out_layout", AttrKind::kString, "the layout of the output (None: data_layout)"));
+  op.attrs.push_back(
+      spec::string_attr("data_layout", kind.data_layout(), "the layout of the data"));
+  op.attrs.push_back(
+      spec::string_attr("kernel_layout", kind.kernel_layout(), "the layout of the weight"));
+  op.attrs.push_back(spec::optional_attr("out_layout", AttrKind::kString,
+                                         "the layout of the output (None: data_layout)"));
   op.attrs.push_back(spec::dtype_attr("out_dtype", "void", "the output dtype (None: the inputs')"));
   op.infer = [kind](InferContext& ctx) { return infer_conv(ctx, kind); };
   op.normalize = [kind](InferContext& ctx) { return normalize_conv(ctx, kind); };

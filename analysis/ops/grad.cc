@@ -27,7 +27,8 @@ Ref<ir::StructInfo> infer_pool_backward(InferContext& ctx) {
 Ref<ir::StructInfo> infer_take_backward(InferContext& ctx) {
   auto x = ctx.tensor_arg(1);
   if (!ctx.tensor_arg(0) || !x) return nullptr;
-  if (auto axis = ctx.attr_int("axis"); axis && !x->is_unknown_ndim() && !normalize_axis(ctx, *axis, x->ndim, "axis")) {
+  if (auto axis = ctx.attr_int("axis");
+      axis && !x->is_unknown_ndim() && !normalize_axis(ctx, *axis, x->ndim, "axis")) {
     return nullptr;
   }
   return ctx.arg_sinfo(1);
@@ -40,8 +41,9 @@ void register_grad_ops(OpRegistry& r) {
   OpInfo nll;
   nll.name = "relax.grad.nll_loss_backward";
   nll.doc = "Gradient of nn.nll_loss with respect to the predictions";
-  nll.args = {arg("output_grad", "the gradient of the loss"), arg("predictions", "the forward predictions"),
-              arg("targets", "the forward targets"), optional_arg("weights", "the forward class weights")};
+  nll.args = {arg("output_grad", "the gradient of the loss"),
+              arg("predictions", "the forward predictions"), arg("targets", "the forward targets"),
+              optional_arg("weights", "the forward class weights")};
   nll.attrs = {string_attr("reduction", "mean", "mean, sum or none"),
                int_attr("ignore_index", -100, "a target value that contributes nothing")};
   nll.infer = [](InferContext& ctx) { return infer_like_arg(ctx, 1); };
@@ -52,7 +54,8 @@ void register_grad_ops(OpRegistry& r) {
     OpInfo op;
     op.name = std::string("relax.grad.") + kind + "_pool2d_backward";
     op.doc = std::string("Gradient of nn.") + kind + "_pool2d with respect to its data";
-    op.args = {arg("output_grad", "the gradient of the pooled output"), arg("data", "the forward data")};
+    op.args = {arg("output_grad", "the gradient of the pooled output"),
+               arg("data", "the forward data")};
     op.attrs = pool_attrs(2, false);
     op.attr_positions = pool_attr_positions();
     op.infer = infer_pool_backward;
@@ -64,8 +67,8 @@ void register_grad_ops(OpRegistry& r) {
   OpInfo take;
   take.name = "relax.grad.take_backward";
   take.doc = "Gradient of take with respect to the source tensor";
-  take.args = {arg("output_grad", "the gradient of the taken values"), arg("x", "the forward source tensor"),
-               arg("indices", "the forward indices")};
+  take.args = {arg("output_grad", "the gradient of the taken values"),
+               arg("x", "the forward source tensor"), arg("indices", "the forward indices")};
   take.attrs = {optional_attr("axis", AttrKind::kInt, "the forward axis")};
   take.infer = infer_take_backward;
   take.pattern = OpPattern::kOpaque;

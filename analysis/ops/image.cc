@@ -29,7 +29,8 @@ Ref<ir::Call> normalize_resize2d(InferContext& ctx) {
   auto arr = roi.as_ptr<ir::ArrayValue>();
   if (!arr) {
     auto zeros = make<ir::ArrayValue>();
-    for (int i = 0; i < 4; ++i) zeros->items.push_back(ir::tir::float_imm(DataType::Float32(), 0.0));
+    for (int i = 0; i < 4; ++i)
+      zeros->items.push_back(ir::tir::float_imm(DataType::Float32(), 0.0));
     return with_attr(call, "roi", zeros);
   }
   std::vector<double> values;
@@ -45,8 +46,10 @@ Ref<ir::Call> normalize_resize2d(InferContext& ctx) {
   }
   if (values.size() == 1) values.assign(4, values[0]), already = false;
   if (values.size() != 4) {
-    ctx.error_at_attr("roi", "E0316", ctx.op_name() + ": `roi` must have 4 values (start_h, start_w, end_h, end_w), got " +
-                                          std::to_string(values.size()));
+    ctx.error_at_attr("roi", "E0316",
+                      ctx.op_name() +
+                          ": `roi` must have 4 values (start_h, start_w, end_h, end_w), got " +
+                          std::to_string(values.size()));
     return nullptr;
   }
   if (already) return call;
@@ -64,7 +67,9 @@ bool check_choice(InferContext& ctx, const char* attr, const std::vector<std::st
     if (*value == a) return true;
     list += (list.empty() ? "\"" : ", \"") + a + "\"";
   }
-  ctx.error_at_attr(attr, "E0316", ctx.op_name() + ": `" + attr + "` must be one of " + list + ", got \"" + *value + "\"");
+  ctx.error_at_attr(
+      attr, "E0316",
+      ctx.op_name() + ": `" + attr + "` must be one of " + list + ", got \"" + *value + "\"");
   return false;
 }
 
@@ -74,15 +79,18 @@ Ref<ir::StructInfo> infer_resize2d(InferContext& ctx) {
   auto size = shape_arg(ctx, 1);
   if (!size) return nullptr;
   if (size->ndim != ir::kUnknownNDim && size->ndim != 2) {
-    ctx.error_at_arg(1, "E0312", ctx.op_name() + " requires `size` to have two extents (height, width), but it has " +
-                                     std::to_string(size->ndim));
+    ctx.error_at_arg(1, "E0312",
+                     ctx.op_name() +
+                         " requires `size` to have two extents (height, width), but it has " +
+                         std::to_string(size->ndim));
     return nullptr;
   }
   if (!check_choice(ctx, "method", {"nearest_neighbor", "linear", "cubic"}) ||
       !check_choice(ctx, "coordinate_transformation_mode",
-                    {"half_pixel", "align_corners", "asymmetric", "pytorch_half_pixel", "tf_half_pixel_for_nn",
-                     "tf_crop_and_resize"}) ||
-      !check_choice(ctx, "rounding_method", {"", "round", "floor", "ceil", "round_prefer_floor", "round_prefer_ceil"})) {
+                    {"half_pixel", "align_corners", "asymmetric", "pytorch_half_pixel",
+                     "tf_half_pixel_for_nn", "tf_crop_and_resize"}) ||
+      !check_choice(ctx, "rounding_method",
+                    {"", "round", "floor", "ceil", "round_prefer_floor", "round_prefer_ceil"})) {
     return nullptr;
   }
   auto canon = parse_layout("NCHW");
@@ -104,21 +112,26 @@ void register_image_ops(OpRegistry& r) {
   using namespace spec;
   OpInfo op;
   op.name = "relax.image.resize2d";
-  op.doc = "Resizes the spatial axes of NCHW-style data to `size` (nearest, linear or cubic interpolation)";
+  op.doc =
+      "Resizes the spatial axes of NCHW-style data to `size` (nearest, linear or cubic "
+      "interpolation)";
   op.args = {arg("data", "the input tensor"), arg("size", "the output (height, width)")};
   auto roi = make<ir::ArrayValue>();
   for (int i = 0; i < 4; ++i) roi->items.push_back(ir::tir::float_imm(DataType::Float32(), 0.0));
-  AttrSpec roi_spec = optional_attr("roi", AttrKind::kFloatArray, "the region of interest for tf_crop_and_resize");
+  AttrSpec roi_spec =
+      optional_attr("roi", AttrKind::kFloatArray, "the region of interest for tf_crop_and_resize");
   roi_spec.default_value = roi;
-  op.attrs = {roi_spec,
-              string_attr("layout", "NCHW", "the layout of the data"),
-              string_attr("method", "linear", "nearest_neighbor, linear or cubic"),
-              string_attr("coordinate_transformation_mode", "half_pixel", "how output coordinates map to input ones"),
-              string_attr("rounding_method", "round", "the rounding of nearest_neighbor"),
-              float_attr("cubic_alpha", -0.5, "the spline coefficient of cubic interpolation"),
-              int_attr("cubic_exclude", 0, "exclude out-of-image neighbours of cubic interpolation"),
-              float_attr("extrapolation_value", 0.0, "the value outside the image (tf_crop_and_resize)"),
-              dtype_attr("out_dtype", "void", "the output dtype (None: the data's)")};
+  op.attrs = {
+      roi_spec,
+      string_attr("layout", "NCHW", "the layout of the data"),
+      string_attr("method", "linear", "nearest_neighbor, linear or cubic"),
+      string_attr("coordinate_transformation_mode", "half_pixel",
+                  "how output coordinates map to input ones"),
+      string_attr("rounding_method", "round", "the rounding of nearest_neighbor"),
+      float_attr("cubic_alpha", -0.5, "the spline coefficient of cubic interpolation"),
+      int_attr("cubic_exclude", 0, "exclude out-of-image neighbours of cubic interpolation"),
+      float_attr("extrapolation_value", 0.0, "the value outside the image (tf_crop_and_resize)"),
+      dtype_attr("out_dtype", "void", "the output dtype (None: the data's)")};
   op.infer = infer_resize2d;
   op.normalize = normalize_resize2d;
   op.pattern = OpPattern::kInjective;

@@ -22,9 +22,12 @@ void InferContext::set_call(Ref<ir::Call> call) {
   // the others keep what the driver inferred for them.
   std::vector<Ref<ir::StructInfo>> sinfo(call->args.size());
   for (size_t i = 0; i < call->args.size(); ++i) {
-    if (i < call_->args.size() && call->args[i].same_as(call_->args[i])) sinfo[i] = arg_sinfo_[i];
-    else if (call->args[i] && call->args[i]->struct_info) sinfo[i] = call->args[i]->struct_info;
-    else sinfo[i] = ir::make<ir::ObjectStructInfo>();
+    if (i < call_->args.size() && call->args[i].same_as(call_->args[i]))
+      sinfo[i] = arg_sinfo_[i];
+    else if (call->args[i] && call->args[i]->struct_info)
+      sinfo[i] = call->args[i]->struct_info;
+    else
+      sinfo[i] = ir::make<ir::ObjectStructInfo>();
   }
   arg_sinfo_ = std::move(sinfo);
   call_ = std::move(call);

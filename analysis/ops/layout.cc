@@ -39,7 +39,9 @@ std::optional<Layout> parse_layout(std::string_view text) {
   }
   if (has_factor) return std::nullopt;
   for (const auto& a : out.axes) {
-    if (a.factor && out.find(static_cast<char>(std::toupper(static_cast<unsigned char>(a.name)))) < 0) return std::nullopt;
+    if (a.factor &&
+        out.find(static_cast<char>(std::toupper(static_cast<unsigned char>(a.name)))) < 0)
+      return std::nullopt;
   }
   return out;
 }
@@ -56,7 +58,8 @@ bool layouts_convertible(const Layout& a, const Layout& b) {
   return primal(a) == primal(b);
 }
 
-PrimExprs convert_layout_shape(InferContext& ctx, const PrimExprs& shape, const Layout& from, const Layout& to) {
+PrimExprs convert_layout_shape(InferContext& ctx, const PrimExprs& shape, const Layout& from,
+                               const Layout& to) {
   PrimExprs out;
   for (const auto& axis : to.axes) {
     if (axis.factor) {
@@ -67,38 +70,47 @@ PrimExprs convert_layout_shape(InferContext& ctx, const PrimExprs& shape, const 
     ExprRef dim = shape[static_cast<size_t>(i)];
     int packed = from.find(static_cast<char>(std::tolower(static_cast<unsigned char>(axis.name))));
     if (packed >= 0) dim = dim_mul(dim, shape[static_cast<size_t>(packed)]);
-    int target_packed = to.find(static_cast<char>(std::tolower(static_cast<unsigned char>(axis.name))));
-    if (target_packed >= 0) dim = dim_floordiv(dim, dim_const(to.axes[static_cast<size_t>(target_packed)].factor));
+    int target_packed =
+        to.find(static_cast<char>(std::tolower(static_cast<unsigned char>(axis.name))));
+    if (target_packed >= 0)
+      dim = dim_floordiv(dim, dim_const(to.axes[static_cast<size_t>(target_packed)].factor));
     out.push_back(ctx.analyzer().simplify(dim));
   }
   return out;
 }
 
-std::optional<Layout> layout_attr(InferContext& ctx, std::string_view attr, std::string_view canonical) {
+std::optional<Layout> layout_attr(InferContext& ctx, std::string_view attr,
+                                  std::string_view canonical) {
   std::string text = ctx.attr_string(attr).value_or(std::string(canonical));
   auto layout = parse_layout(text);
   auto target = parse_layout(canonical);
   if (!layout) {
-    ctx.error_at_attr(attr, "E0319", ctx.op_name() + ": `" + std::string(attr) + "` \"" + text + "\" is not a layout")
-        .note("a layout lists each axis once, upper case, with packed parts as a factor and the lower-case axis "
-              "(\"NCHW\", \"NHWC\", \"NCHW16c\")");
+    ctx.error_at_attr(
+           attr, "E0319",
+           ctx.op_name() + ": `" + std::string(attr) + "` \"" + text + "\" is not a layout")
+        .note(
+            "a layout lists each axis once, upper case, with packed parts as a factor and the "
+            "lower-case axis "
+            "(\"NCHW\", \"NHWC\", \"NCHW16c\")");
     return std::nullopt;
   }
   if (!layouts_convertible(*layout, *target)) {
-    ctx.error_at_attr(attr, "E0319", ctx.op_name() + ": `" + std::string(attr) + "` \"" + text +
-                                         "\" cannot be converted to " + std::string(canonical) +
-                                         " (it must have the axes " + std::string(canonical) + ")");
+    ctx.error_at_attr(attr, "E0319",
+                      ctx.op_name() + ": `" + std::string(attr) + "` \"" + text +
+                          "\" cannot be converted to " + std::string(canonical) +
+                          " (it must have the axes " + std::string(canonical) + ")");
     return std::nullopt;
   }
   return layout;
 }
 
-bool check_layout_rank(InferContext& ctx, size_t arg, const ir::TensorStructInfo& t, const Layout& layout,
-                       std::string_view attr) {
+bool check_layout_rank(InferContext& ctx, size_t arg, const ir::TensorStructInfo& t,
+                       const Layout& layout, std::string_view attr) {
   if (t.is_unknown_ndim() || t.ndim == layout.ndim()) return true;
-  ctx.error_at_arg(arg, "E0312", ctx.op_name() + ": " + std::string(attr) + " \"" + layout.name + "\" requires " +
-                                     arg_name(ctx, arg) + " to have rank " + std::to_string(layout.ndim()) +
-                                     ", but it has rank " + std::to_string(t.ndim));
+  ctx.error_at_arg(arg, "E0312",
+                   ctx.op_name() + ": " + std::string(attr) + " \"" + layout.name + "\" requires " +
+                       arg_name(ctx, arg) + " to have rank " + std::to_string(layout.ndim()) +
+                       ", but it has rank " + std::to_string(t.ndim));
   return false;
 }
 

@@ -33,15 +33,17 @@ std::optional<Layout> parse_layout(std::string_view text);
 bool layouts_convertible(const Layout& a, const Layout& b);
 
 // A shape in layout `from` expressed in layout `to` (convertible layouts), dims simplified.
-PrimExprs convert_layout_shape(InferContext& ctx, const PrimExprs& shape, const Layout& from, const Layout& to);
+PrimExprs convert_layout_shape(InferContext& ctx, const PrimExprs& shape, const Layout& from,
+                               const Layout& to);
 
 // The layout attribute `attr` of the call, checked to convert to `canonical`; reports E0319 at
 // the attribute otherwise.
-std::optional<Layout> layout_attr(InferContext& ctx, std::string_view attr, std::string_view canonical);
+std::optional<Layout> layout_attr(InferContext& ctx, std::string_view attr,
+                                  std::string_view canonical);
 
 // The tensor argument's rank must match the layout (E0312 at the argument). Returns the
 // tensor's ShapeExpr dims when known.
-bool check_layout_rank(InferContext& ctx, size_t arg, const ir::TensorStructInfo& t, const Layout& layout,
-                       std::string_view attr);
+bool check_layout_rank(InferContext& ctx, size_t arg, const ir::TensorStructInfo& t,
+                       const Layout& layout, std::string_view attr);
 
 }  // namespace relax::analysis

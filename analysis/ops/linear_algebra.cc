@@ -27,11 +27,14 @@ Ref<ir::StructInfo> infer_matmul(InferContext& ctx) {
     dtype = *d;
   }
   Ref<ir::VDevice> vdevice = ctx.common_vdevice({0, 1});
-  if (a->is_unknown_ndim() || b->is_unknown_ndim()) return tensor_with_ndim(ir::kUnknownNDim, dtype, vdevice);
+  if (a->is_unknown_ndim() || b->is_unknown_ndim())
+    return tensor_with_ndim(ir::kUnknownNDim, dtype, vdevice);
   for (size_t i = 0; i < 2; ++i) {
     int ndim = i == 0 ? a->ndim : b->ndim;
     if (ndim == 0) {
-      ctx.error_at_arg(i, "E0312", ctx.op_name() + " does not take scalars, but " + arg_name(ctx, i) + " has rank 0")
+      ctx.error_at_arg(
+             i, "E0312",
+             ctx.op_name() + " does not take scalars, but " + arg_name(ctx, i) + " has rank 0")
           .note("multiply a scalar with R.multiply");
       return nullptr;
     }
@@ -47,16 +50,21 @@ Ref<ir::StructInfo> infer_matmul(InferContext& ctx) {
   if (rhs_1d) rhs.push_back(dim_const(1));
   PrimExprs lhs_batch(lhs.begin(), lhs.end() - 2), rhs_batch(rhs.begin(), rhs.end() - 2), batch;
   switch (broadcast_shapes(ctx, lhs_batch, rhs_batch, batch, 0, 1)) {
-    case BroadcastResult::kError: return nullptr;
-    case BroadcastResult::kUnknown: return tensor_with_ndim(out_ndim, dtype, vdevice);
-    case BroadcastResult::kOk: break;
+    case BroadcastResult::kError:
+      return nullptr;
+    case BroadcastResult::kUnknown:
+      return tensor_with_ndim(out_ndim, dtype, vdevice);
+    case BroadcastResult::kOk:
+      break;
   }
   const ExprRef& k_lhs = lhs[lhs.size() - 1];
   const ExprRef& k_rhs = rhs[rhs.size() - 2];
   if (compare_dims(ctx, k_lhs, k_rhs) == DimRelation::kUnequal) {
-    ctx.error_at_arg(1, "E0313", ctx.op_name() + ": the reduction lengths differ: " + arg_name(ctx, 0) + " " +
-                                     shape_text(*ad) + " has " + dim_text(k_lhs) + " columns, " + arg_name(ctx, 1) + " " +
-                                     shape_text(*bd) + " has " + dim_text(k_rhs) + " rows");
+    ctx.error_at_arg(1, "E0313",
+                     ctx.op_name() + ": the reduction lengths differ: " + arg_name(ctx, 0) + " " +
+                         shape_text(*ad) + " has " + dim_text(k_lhs) + " columns, " +
+                         arg_name(ctx, 1) + " " + shape_text(*bd) + " has " + dim_text(k_rhs) +
+                         " rows");
     return nullptr;
   }
   PrimExprs out = batch;
@@ -72,8 +80,9 @@ Ref<ir::StructInfo> infer_outer(InferContext& ctx) {
   for (size_t i = 0; i < 2; ++i) {
     const auto* t = i == 0 ? a : b;
     if (!t->is_unknown_ndim() && t->ndim != 1) {
-      ctx.error_at_arg(i, "E0312", ctx.op_name() + " takes 1-D tensors, but " + arg_name(ctx, i) + " has rank " +
-                                       std::to_string(t->ndim));
+      ctx.error_at_arg(i, "E0312",
+                       ctx.op_name() + " takes 1-D tensors, but " + arg_name(ctx, i) +
+                           " has rank " + std::to_string(t->ndim));
       return nullptr;
     }
   }
@@ -86,7 +95,8 @@ Ref<ir::StructInfo> infer_outer(InferContext& ctx) {
   return tensor_with_shape({(*ad)[0], (*bd)[0]}, *dtype, vdevice);
 }
 
-// ---- einsum ---------------------------------------------------------------------------------------
+// ---- einsum
+// ---------------------------------------------------------------------------------------
 
 // One operand's subscript: letters, with '.' standing for the axes of an ellipsis.
 struct Subscript {
@@ -117,7 +127,8 @@ Ref<ir::StructInfo> infer_einsum(InferContext& ctx) {
   auto t = tuple_tensor_args(ctx, 0);
   if (!t) return nullptr;
   if (t->empty()) {
-    ctx.error_at_arg(0, "E0317", ctx.op_name() + " needs at least one operand, but the tuple is empty");
+    ctx.error_at_arg(0, "E0317",
+                     ctx.op_name() + " needs at least one operand, but the tuple is empty");
     return nullptr;
   }
   DataType dtype;
@@ -127,8 +138,9 @@ Ref<ir::StructInfo> infer_einsum(InferContext& ctx) {
     if (dtype.is_void()) {
       dtype = dt;
     } else if (dt != dtype) {
-      ctx.error_at_arg(0, "E0307", ctx.op_name() + " requires one dtype, but operand " + std::to_string(i) + " is " +
-                                       dt.str() + " while the ones before are " + dtype.str());
+      ctx.error_at_arg(0, "E0307",
+                       ctx.op_name() + " requires one dtype, but operand " + std::to_string(i) +
+                           " is " + dt.str() + " while the ones before are " + dtype.str());
       return nullptr;
     }
   }
@@ -141,7 +153,8 @@ Ref<ir::StructInfo> infer_einsum(InferContext& ctx) {
     if (c != ' ') text.push_back(c);
   }
   auto bad = [&](const std::string& why) {
-    ctx.error_at_attr("subscripts", "E0321", ctx.op_name() + ": invalid subscripts \"" + text + "\": " + why);
+    ctx.error_at_attr("subscripts", "E0321",
+                      ctx.op_name() + ": invalid subscripts \"" + text + "\": " + why);
     return nullptr;
   };
   std::string inputs = text, output;
@@ -155,14 +168,16 @@ Ref<ir::StructInfo> infer_einsum(InferContext& ctx) {
   size_t start = 0;
   while (true) {
     size_t comma = inputs.find(',', start);
-    auto s = parse_subscript(inputs.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    auto s = parse_subscript(
+        inputs.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
     if (!s) return bad("subscripts are letters and at most one \"...\" per operand");
     subs.push_back(*s);
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
   if (subs.size() != t->size()) {
-    return bad(std::to_string(subs.size()) + " operand subscripts for " + std::to_string(t->size()) + " operands");
+    return bad(std::to_string(subs.size()) + " operand subscripts for " +
+               std::to_string(t->size()) + " operands");
   }
   std::optional<Subscript> out_sub;
   if (explicit_output) {
@@ -180,11 +195,12 @@ Ref<ir::StructInfo> infer_einsum(InferContext& ctx) {
     }
     int named = static_cast<int>(subs[i].letters.size());
     if (!subs[i].ellipsis && x->ndim != named) {
-      return bad("operand " + std::to_string(i) + " has rank " + std::to_string(x->ndim) + " but its subscript names " +
-                 std::to_string(named) + " axes");
+      return bad("operand " + std::to_string(i) + " has rank " + std::to_string(x->ndim) +
+                 " but its subscript names " + std::to_string(named) + " axes");
     }
     if (subs[i].ellipsis) {
-      if (x->ndim < named) return bad("operand " + std::to_string(i) + " has fewer axes than its subscript names");
+      if (x->ndim < named)
+        return bad("operand " + std::to_string(i) + " has fewer axes than its subscript names");
       ellipsis_ndim = std::max(ellipsis_ndim, x->ndim - named);
     }
   }
@@ -210,7 +226,8 @@ Ref<ir::StructInfo> infer_einsum(InferContext& ctx) {
     }
   }
   int out_ndim = static_cast<int>(out_letters.size()) + (out_ellipsis ? ellipsis_ndim : 0);
-  if (!ranks_known) return tensor_with_ndim(out_sub && !out_ellipsis ? out_ndim : ir::kUnknownNDim, dtype, vdevice);
+  if (!ranks_known)
+    return tensor_with_ndim(out_sub && !out_ellipsis ? out_ndim : ir::kUnknownNDim, dtype, vdevice);
   // Extents of the letters (1 broadcasts) and of the ellipsis axes (right-aligned broadcast).
   std::map<char, ExprRef> extent;
   PrimExprs ellipsis_dims(static_cast<size_t>(ellipsis_ndim), dim_const(1));
@@ -229,10 +246,12 @@ Ref<ir::StructInfo> infer_einsum(InferContext& ctx) {
       auto it = extent.find(s.letters[j]);
       if (it == extent.end() || ir::tir::is_const_int(it->second, 1)) {
         extent[s.letters[j]] = d;
-      } else if (!ir::tir::is_const_int(d, 1) && compare_dims(ctx, it->second, d) == DimRelation::kUnequal) {
-        ctx.error_at_arg(0, "E0313", ctx.op_name() + ": axis '" + std::string(1, s.letters[j]) + "' has length " +
-                                         dim_text(it->second) + " in one place and " + dim_text(d) + " in operand " +
-                                         std::to_string(i));
+      } else if (!ir::tir::is_const_int(d, 1) &&
+                 compare_dims(ctx, it->second, d) == DimRelation::kUnequal) {
+        ctx.error_at_arg(0, "E0313",
+                         ctx.op_name() + ": axis '" + std::string(1, s.letters[j]) +
+                             "' has length " + dim_text(it->second) + " in one place and " +
+                             dim_text(d) + " in operand " + std::to_string(i));
         return nullptr;
       }
     }
@@ -246,7 +265,8 @@ Ref<ir::StructInfo> infer_einsum(InferContext& ctx) {
   PrimExprs out;
   size_t ell_at = out_sub ? out_sub->ellipsis_at : 0;
   for (size_t j = 0; j <= out_letters.size(); ++j) {
-    if (out_ellipsis && j == ell_at) out.insert(out.end(), ellipsis_dims.begin(), ellipsis_dims.end());
+    if (out_ellipsis && j == ell_at)
+      out.insert(out.end(), ellipsis_dims.begin(), ellipsis_dims.end());
     if (j < out_letters.size()) out.push_back(extent[out_letters[j]]);
   }
   return tensor_with_shape(std::move(out), dtype, vdevice);

@@ -36,8 +36,8 @@ Ref<ir::StructInfo> infer_prelu(InferContext& ctx) {
   return ctx.arg_sinfo(0);
 }
 
-void add_activation(OpRegistry& r, const std::string& name, const std::string& doc, bool require_float,
-                    std::vector<AttrSpec> attrs = {}) {
+void add_activation(OpRegistry& r, const std::string& name, const std::string& doc,
+                    bool require_float, std::vector<AttrSpec> attrs = {}) {
   OpInfo op;
   op.name = "relax.nn." + name;
   op.doc = doc;
@@ -52,20 +52,24 @@ void add_activation(OpRegistry& r, const std::string& name, const std::string& d
 
 void register_nn_activation_ops(OpRegistry& r) {
   add_activation(r, "relu", "Rectified linear unit max(x, 0)", false);
-  add_activation(r, "gelu", "Gaussian error linear unit 0.5*x*(1+erf(x/sqrt(2))) (float input)", true);
+  add_activation(r, "gelu", "Gaussian error linear unit 0.5*x*(1+erf(x/sqrt(2))) (float input)",
+                 true);
   add_activation(r, "gelu_tanh", "GELU with the tanh approximation (float input)", true);
   add_activation(r, "selu", "Scaled exponential linear unit (float input)", true);
   add_activation(r, "silu", "Sigmoid linear unit x*sigmoid(x) (float input)", true);
   add_activation(r, "leakyrelu", "Leaky ReLU: x if x > 0 else alpha*x (float input)", true,
                  {spec::float_attr("alpha", 0.01, "the slope for negative inputs")});
-  add_activation(r, "softplus", "Softplus log(1+exp(beta*x))/beta, linear above threshold (float input)", true,
+  add_activation(r, "softplus",
+                 "Softplus log(1+exp(beta*x))/beta, linear above threshold (float input)", true,
                  {spec::float_attr("beta", 1.0, "the smoothness of the transition"),
                   spec::float_attr("threshold", 20.0, "above beta*x > threshold the result is x")});
 
   OpInfo prelu;
   prelu.name = "relax.nn.prelu";
-  prelu.doc = "Parametric ReLU: x if x > 0 else alpha*x, alpha per channel along `axis` (float input)";
-  prelu.args = {spec::arg("data", "the input tensor"), spec::arg("alpha", "the slopes, one per channel")};
+  prelu.doc =
+      "Parametric ReLU: x if x > 0 else alpha*x, alpha per channel along `axis` (float input)";
+  prelu.args = {spec::arg("data", "the input tensor"),
+                spec::arg("alpha", "the slopes, one per channel")};
   prelu.attrs = {spec::int_attr("axis", 1, "the channel axis alpha applies along")};
   prelu.infer = infer_prelu;
   prelu.pattern = OpPattern::kBroadcast;
@@ -74,8 +78,9 @@ void register_nn_activation_ops(OpRegistry& r) {
   for (const char* name : {"softmax", "log_softmax"}) {
     OpInfo op;
     op.name = std::string("relax.nn.") + name;
-    op.doc = std::string(name) == "softmax" ? "Softmax exp(x)/sum(exp(x)) along `axis` (float input)"
-                                            : "Log of the softmax along `axis` (float input)";
+    op.doc = std::string(name) == "softmax"
+                 ? "Softmax exp(x)/sum(exp(x)) along `axis` (float input)"
+                 : "Log of the softmax along `axis` (float input)";
     op.args = {spec::arg("data", "the input tensor")};
     op.attrs = {spec::int_attr("axis", -1, "the axis to normalize along")};
     op.infer = infer_softmax;

@@ -3,8 +3,8 @@
 
 namespace relax::analysis {
 
-bool expand_window_attr(InferContext& ctx, ir::Ref<ir::Call>& call, const std::string& name, int dims, bool is_padding,
-                        bool positive) {
+bool expand_window_attr(InferContext& ctx, ir::Ref<ir::Call>& call, const std::string& name,
+                        int dims, bool is_padding, bool positive) {
   ir::ObjectRef raw = call->attrs.find(name);
   auto arr = raw.as_ptr<ir::ArrayValue>();
   if (!arr) return true;  // None (an optional attribute) stays as it is
@@ -23,16 +23,21 @@ bool expand_window_attr(InferContext& ctx, ir::Ref<ir::Call>& call, const std::s
   } else if (is_padding && n == 2 * d) {
     out = values;
   } else {
-    std::string allowed = is_padding ? (d == 1 ? "1 or 2" : "1, " + std::to_string(d) + " or " + std::to_string(2 * d))
-                                     : (d == 1 ? "1" : "1 or " + std::to_string(d));
-    ctx.error_at_attr(name, "E0316", ctx.op_name() + ": `" + name + "` must have " + allowed + " values, got " +
-                                         std::to_string(n));
+    std::string allowed =
+        is_padding
+            ? (d == 1 ? "1 or 2" : "1, " + std::to_string(d) + " or " + std::to_string(2 * d))
+            : (d == 1 ? "1" : "1 or " + std::to_string(d));
+    ctx.error_at_attr(name, "E0316",
+                      ctx.op_name() + ": `" + name + "` must have " + allowed + " values, got " +
+                          std::to_string(n));
     return false;
   }
   for (int64_t v : out) {
     if (positive ? v < 1 : v < 0) {
-      ctx.error_at_attr(name, "E0316", ctx.op_name() + ": `" + name + "` values must be " +
-                                           (positive ? "positive" : "non-negative") + ", got " + std::to_string(v));
+      ctx.error_at_attr(name, "E0316",
+                        ctx.op_name() + ": `" + name + "` values must be " +
+                            (positive ? "positive" : "non-negative") + ", got " +
+                            std::to_string(v));
       return false;
     }
   }
@@ -40,15 +45,16 @@ bool expand_window_attr(InferContext& ctx, ir::Ref<ir::Call>& call, const std::s
   return true;
 }
 
-void default_out_layout(ir::Ref<ir::Call>& call, const std::string& out_attr, const std::string& from_attr) {
+void default_out_layout(ir::Ref<ir::Call>& call, const std::string& out_attr,
+                        const std::string& from_attr) {
   if (call->attrs.find(out_attr)) return;
   auto from = call->attrs.find(from_attr).as_ptr<ir::StringValue>();
   if (!from) return;
   call = with_attr(call, out_attr, ir::make<ir::StringValue>(from->value));
 }
 
-ExprRef window_output_length(const ExprRef& in, int64_t pad_begin, int64_t pad_end, int64_t dilation,
-                             const ExprRef& kernel, int64_t stride) {
+ExprRef window_output_length(const ExprRef& in, int64_t pad_begin, int64_t pad_end,
+                             int64_t dilation, const ExprRef& kernel, int64_t stride) {
   ExprRef numerator = dim_sub(dim_sub(dim_add(in, dim_const(pad_begin + pad_end)),
                                       dim_mul(dim_const(dilation), dim_sub(kernel, dim_const(1)))),
                               dim_const(1));

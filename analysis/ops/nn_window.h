@@ -13,14 +13,15 @@ namespace relax::analysis {
 // (strides, dilation, pool_size, output_padding) takes 1 or `dims` values; padding takes 1,
 // `dims` or 2*`dims` (begin values then end values). Reports E0316 for another length or a
 // negative value (`positive`: a value < 1). Returns false after reporting.
-bool expand_window_attr(InferContext& ctx, ir::Ref<ir::Call>& call, const std::string& name, int dims, bool is_padding,
-                        bool positive);
+bool expand_window_attr(InferContext& ctx, ir::Ref<ir::Call>& call, const std::string& name,
+                        int dims, bool is_padding, bool positive);
 // Sets `out_attr` to the value of `from_attr` when it is None.
-void default_out_layout(ir::Ref<ir::Call>& call, const std::string& out_attr, const std::string& from_attr);
+void default_out_layout(ir::Ref<ir::Call>& call, const std::string& out_attr,
+                        const std::string& from_attr);
 
 // floordiv(in + pad_begin + pad_end - dilation * (kernel - 1) - 1, stride) + 1, unsimplified.
-ExprRef window_output_length(const ExprRef& in, int64_t pad_begin, int64_t pad_end, int64_t dilation,
-                             const ExprRef& kernel, int64_t stride);
+ExprRef window_output_length(const ExprRef& in, int64_t pad_begin, int64_t pad_end,
+                             int64_t dilation, const ExprRef& kernel, int64_t stride);
 
 // Pooling, shared with the pooling gradients (pooling.cc): the canonical call, the output of the
 // window over argument `data_arg`, and the attributes in declaration and positional order.

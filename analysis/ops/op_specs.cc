@@ -9,7 +9,9 @@ namespace relax::analysis::spec {
 
 using ir::make;
 
-ArgSpec arg(std::string name, std::string doc) { return ArgSpec{std::move(name), std::move(doc)}; }
+ArgSpec arg(std::string name, std::string doc) {
+  return ArgSpec{std::move(name), std::move(doc)};
+}
 
 ArgSpec optional_arg(std::string name, std::string doc) {
   ArgSpec a{std::move(name), std::move(doc)};
@@ -44,10 +46,12 @@ AttrSpec bool_attr(std::string name, bool def, std::string doc) {
   return make_attr(std::move(name), AttrKind::kBool, make<ir::BoolValue>(def), std::move(doc));
 }
 AttrSpec string_attr(std::string name, std::string def, std::string doc) {
-  return make_attr(std::move(name), AttrKind::kString, make<ir::StringValue>(std::move(def)), std::move(doc));
+  return make_attr(std::move(name), AttrKind::kString, make<ir::StringValue>(std::move(def)),
+                   std::move(doc));
 }
 AttrSpec dtype_attr(std::string name, std::string def, std::string doc) {
-  return make_attr(std::move(name), AttrKind::kDType, make<ir::StringValue>(std::move(def)), std::move(doc));
+  return make_attr(std::move(name), AttrKind::kDType, make<ir::StringValue>(std::move(def)),
+                   std::move(doc));
 }
 AttrSpec ints_attr(std::string name, std::vector<int64_t> def, std::string doc) {
   auto arr = make<ir::ArrayValue>();
@@ -80,12 +84,14 @@ std::string value_text(const ir::ObjectRef& value) {
     if (s.find_first_of(".en") == std::string::npos) s += ".0";
     return s;
   }
-  if (auto s = value.as_ptr<ir::StringValue>()) return s->value == "void" ? "None" : "\"" + s->value + "\"";
+  if (auto s = value.as_ptr<ir::StringValue>())
+    return s->value == "void" ? "None" : "\"" + s->value + "\"";
   if (auto i = value.as_ptr<ir::tir::IntImm>()) return std::to_string(i->value);
   if (auto f = value.as_ptr<ir::tir::FloatImm>()) return value_text(make<ir::FloatValue>(f->value));
   if (auto arr = value.as_ptr<ir::ArrayValue>()) {
     std::string out = "[";
-    for (size_t i = 0; i < arr->items.size(); ++i) out += (i ? ", " : "") + value_text(arr->items[i]);
+    for (size_t i = 0; i < arr->items.size(); ++i)
+      out += (i ? ", " : "") + value_text(arr->items[i]);
     return out + "]";
   }
   return "...";
@@ -95,9 +101,12 @@ std::string signature_of(const OpInfo& op) {
   std::string name = op.name.starts_with("relax.") ? "R." + op.name.substr(6) : op.name;
   std::vector<std::string> parts;
   for (const ArgSpec& a : op.args) {
-    if (a.variadic) parts.push_back("*" + a.name);
-    else if (a.optional || a.default_value) parts.push_back(a.name + "=None");
-    else parts.push_back(a.name);
+    if (a.variadic)
+      parts.push_back("*" + a.name);
+    else if (a.optional || a.default_value)
+      parts.push_back(a.name + "=None");
+    else
+      parts.push_back(a.name);
   }
   std::vector<const AttrSpec*> order;
   for (const std::string& n : op.attr_positions) {
@@ -110,7 +119,8 @@ std::string signature_of(const OpInfo& op) {
     for (const AttrSpec* o : order) listed |= o == &a;
     if (!listed) order.push_back(&a);
   }
-  for (const AttrSpec* a : order) parts.push_back(a->required ? a->name : a->name + "=" + value_text(a->default_value));
+  for (const AttrSpec* a : order)
+    parts.push_back(a->required ? a->name : a->name + "=" + value_text(a->default_value));
   std::string out = name + "(";
   for (size_t i = 0; i < parts.size(); ++i) out += (i ? ", " : "") + parts[i];
   return out + ")";

@@ -9,7 +9,9 @@ namespace relax::analysis {
 
 using ir::Ref;
 
-std::string canonical_pool_layout(int dims) { return dims == 1 ? "NCW" : dims == 2 ? "NCHW" : "NCDHW"; }
+std::string canonical_pool_layout(int dims) {
+  return dims == 1 ? "NCW" : dims == 2 ? "NCHW" : "NCDHW";
+}
 
 Ref<ir::Call> normalize_pool(InferContext& ctx, int dims) {
   Ref<ir::Call> call = ctx.call();
@@ -36,10 +38,14 @@ Ref<ir::StructInfo> infer_pool(InferContext& ctx, int dims, size_t data_arg) {
   const PrimExprs* data_dims = shape_expr_dims(*data);
   if (!data_dims) return tensor_with_ndim(out_layout->ndim(), data->dtype, data->vdevice);
   PrimExprs x = convert_layout_shape(ctx, *data_dims, *layout, *canon);
-  auto pool_size = ctx.attr_int_array("pool_size").value_or(std::vector<int64_t>(static_cast<size_t>(dims), 1));
-  auto strides = ctx.attr_int_array("strides").value_or(std::vector<int64_t>(static_cast<size_t>(dims), 1));
-  auto padding = ctx.attr_int_array("padding").value_or(std::vector<int64_t>(static_cast<size_t>(2 * dims), 0));
-  auto dilation = ctx.attr_int_array("dilation").value_or(std::vector<int64_t>(static_cast<size_t>(dims), 1));
+  auto pool_size =
+      ctx.attr_int_array("pool_size").value_or(std::vector<int64_t>(static_cast<size_t>(dims), 1));
+  auto strides =
+      ctx.attr_int_array("strides").value_or(std::vector<int64_t>(static_cast<size_t>(dims), 1));
+  auto padding = ctx.attr_int_array("padding").value_or(
+      std::vector<int64_t>(static_cast<size_t>(2 * dims), 0));
+  auto dilation =
+      ctx.attr_int_array("dilation").value_or(std::vector<int64_t>(static_cast<size_t>(dims), 1));
   bool ceil_mode = ctx.attr_bool("ceil_mode").value_or(false);
   auto& az = ctx.analyzer();
   PrimExprs out = x;
@@ -49,16 +55,19 @@ Ref<ir::StructInfo> infer_pool(InferContext& ctx, int dims, size_t data_arg) {
     int64_t pad_begin = padding[si], pad_end = padding[si + static_cast<size_t>(dims)];
     // With ceil_mode the last window may start inside the end padding; it is dropped then.
     int64_t extra = ceil_mode ? strides[si] - 1 : 0;
-    ExprRef raw = window_output_length(in, pad_begin, pad_end + extra, dilation[si], dim_const(pool_size[si]), strides[si]);
+    ExprRef raw = window_output_length(in, pad_begin, pad_end + extra, dilation[si],
+                                       dim_const(pool_size[si]), strides[si]);
     if (ceil_mode) {
       ExprRef last_start = dim_mul(dim_sub(raw, dim_const(1)), dim_const(strides[si]));
-      ExprRef invalid = ir::tir::binary(ir::ObjectKind::kGE, last_start, dim_add(in, dim_const(pad_begin)));
+      ExprRef invalid =
+          ir::tir::binary(ir::ObjectKind::kGE, last_start, dim_add(in, dim_const(pad_begin)));
       raw = ir::make<ir::tir::Call>(ir::DataType::Int64(), "tir.if_then_else",
                                     std::vector<ExprRef>{invalid, dim_sub(raw, dim_const(1)), raw});
     }
     out[si + 2] = az.simplify(raw);
   }
-  return tensor_with_shape(convert_layout_shape(ctx, out, *canon, *out_layout), data->dtype, data->vdevice);
+  return tensor_with_shape(convert_layout_shape(ctx, out, *canon, *out_layout), data->dtype,
+                           data->vdevice);
 }
 
 namespace {
@@ -83,9 +92,11 @@ Ref<ir::StructInfo> infer_adaptive(InferContext& ctx, int dims) {
   if (!data_dims) return tensor_with_ndim(out_layout->ndim(), data->dtype, data->vdevice);
   PrimExprs x = convert_layout_shape(ctx, *data_dims, *layout, *canon);
   if (auto size = ctx.attr_int_array("output_size")) {
-    for (int i = 0; i < dims; ++i) x[static_cast<size_t>(i) + 2] = dim_const((*size)[static_cast<size_t>(i)]);
+    for (int i = 0; i < dims; ++i)
+      x[static_cast<size_t>(i) + 2] = dim_const((*size)[static_cast<size_t>(i)]);
   }
-  return tensor_with_shape(convert_layout_shape(ctx, x, *canon, *out_layout), data->dtype, data->vdevice);
+  return tensor_with_shape(convert_layout_shape(ctx, x, *canon, *out_layout), data->dtype,
+                           data->vdevice);
 }
 
 }  // namespace
@@ -97,15 +108,20 @@ std::vector<AttrSpec> pool_attrs(int dims, bool count_include_pad) {
   return {spec::ints_attr("pool_size", ones, "the window size, one per spatial axis"),
           spec::ints_attr("strides", ones, "the strides, one per spatial axis"),
           spec::ints_attr("dilation", ones, "the dilation of the window, one per spatial axis"),
-          spec::ints_attr("padding", zeros, "the padding: one value, one per axis, or begin values then end values"),
-          spec::bool_attr("ceil_mode", false, "round the output length up (every element is covered by a window)"),
-          spec::bool_attr("count_include_pad", count_include_pad, "average pooling counts padded elements"),
+          spec::ints_attr("padding", zeros,
+                          "the padding: one value, one per axis, or begin values then end values"),
+          spec::bool_attr("ceil_mode", false,
+                          "round the output length up (every element is covered by a window)"),
+          spec::bool_attr("count_include_pad", count_include_pad,
+                          "average pooling counts padded elements"),
           spec::string_attr("layout", canonical_pool_layout(dims), "the layout of the data"),
-          spec::optional_attr("out_layout", AttrKind::kString, "the layout of the output (None: layout)")};
+          spec::optional_attr("out_layout", AttrKind::kString,
+                              "the layout of the output (None: layout)")};
 }
 
 std::vector<std::string> pool_attr_positions() {
-  return {"pool_size", "strides", "padding", "dilation", "ceil_mode", "count_include_pad", "layout", "out_layout"};
+  return {"pool_size", "strides",           "padding", "dilation",
+          "ceil_mode", "count_include_pad", "layout",  "out_layout"};
 }
 
 void register_pooling_ops(OpRegistry& r) {
@@ -115,7 +131,8 @@ void register_pooling_ops(OpRegistry& r) {
       std::string d = std::to_string(dims) + "d";
       OpInfo op;
       op.name = std::string("relax.nn.") + kind + "_pool" + d;
-      op.doc = std::string(is_avg ? "Average" : "Maximum") + " " + d + " pooling of " + canonical_pool_layout(dims) + " data";
+      op.doc = std::string(is_avg ? "Average" : "Maximum") + " " + d + " pooling of " +
+               canonical_pool_layout(dims) + " data";
       op.args = {spec::arg("data", "the input tensor")};
       op.attrs = pool_attrs(dims, is_avg && dims != 2);
       op.attr_positions = pool_attr_positions();
@@ -129,11 +146,14 @@ void register_pooling_ops(OpRegistry& r) {
     std::string d = std::to_string(dims) + "d";
     OpInfo op;
     op.name = "relax.nn.adaptive_avg_pool" + d;
-    op.doc = "Adaptive average " + d + " pooling to a given output size of " + canonical_pool_layout(dims) + " data";
+    op.doc = "Adaptive average " + d + " pooling to a given output size of " +
+             canonical_pool_layout(dims) + " data";
     op.args = {spec::arg("data", "the input tensor")};
-    op.attrs = {spec::optional_attr("output_size", AttrKind::kIntArray, "the output extents (None: the input's)"),
+    op.attrs = {spec::optional_attr("output_size", AttrKind::kIntArray,
+                                    "the output extents (None: the input's)"),
                 spec::string_attr("layout", canonical_pool_layout(dims), "the layout of the data"),
-                spec::optional_attr("out_layout", AttrKind::kString, "the layout of the output (None: layout)")};
+                spec::optional_attr("out_layout", AttrKind::kString,
+                                    "the layout of the output (None: layout)")};
     op.infer = [dims](InferContext& ctx) { return infer_adaptive(ctx, dims); };
     op.normalize = [dims](InferContext& ctx) { return normalize_adaptive(ctx, dims); };
     op.pattern = OpPattern::kOutEWiseFusable;

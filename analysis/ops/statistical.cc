@@ -15,7 +15,8 @@ Ref<ir::StructInfo> infer_reduce(InferContext& ctx) {
   auto t = ctx.tensor_arg(0);
   if (!t) return nullptr;
   std::optional<std::vector<int64_t>> axes = ctx.attr_int_array("axis");
-  return infer_reduction(ctx, *t, axes, ctx.attr_bool("keepdims").value_or(false), t->dtype, "axis");
+  return infer_reduction(ctx, *t, axes, ctx.attr_bool("keepdims").value_or(false), t->dtype,
+                         "axis");
 }
 
 Ref<ir::StructInfo> infer_scan(InferContext& ctx) {
@@ -38,7 +39,8 @@ void add_reduce(OpRegistry& r, const std::string& name, const std::string& doc) 
   op.name = "relax." + name;
   op.doc = doc + " over `axis` (all axes when None)";
   op.args = {spec::arg("x", "the input tensor")};
-  op.attrs = {spec::optional_attr("axis", AttrKind::kIntArray, "the axes to reduce; None reduces all of them"),
+  op.attrs = {spec::optional_attr("axis", AttrKind::kIntArray,
+                                  "the axes to reduce; None reduces all of them"),
               spec::bool_attr("keepdims", false, "keep the reduced axes with length 1")};
   op.infer = infer_reduce;
   op.pattern = OpPattern::kCommReduce;
@@ -50,9 +52,11 @@ void add_scan(OpRegistry& r, const std::string& name, const std::string& doc) {
   op.name = "relax." + name;
   op.doc = doc + " along `axis` (the flattened tensor when None)";
   op.args = {spec::arg("data", "the input tensor")};
-  op.attrs = {spec::optional_attr("axis", AttrKind::kInt, "the axis to scan along; None scans the flattened tensor"),
+  op.attrs = {spec::optional_attr("axis", AttrKind::kInt,
+                                  "the axis to scan along; None scans the flattened tensor"),
               spec::dtype_attr("dtype", "void", "the output dtype (None: the input's)"),
-              spec::bool_attr("exclusive", false, "leave out the current element (the first result is the identity)")};
+              spec::bool_attr("exclusive", false,
+                              "leave out the current element (the first result is the identity)")};
   op.infer = infer_scan;
   op.pattern = OpPattern::kOpaque;
   spec::add_op(r, std::move(op));

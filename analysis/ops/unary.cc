@@ -29,8 +29,9 @@ Ref<ir::StructInfo> infer_clip(InferContext& ctx) {
   if (!t) return nullptr;
   for (size_t i = 1; i < 3; ++i) {
     if (!ctx.arg_sinfo(i).is<ir::PrimStructInfo>()) {
-      ctx.error_at_arg(i, "E0317", ctx.op_name() + " requires " + arg_name(ctx, i) +
-                                       " to be a scalar (R.prim_value), got " + sinfo_text(ctx.arg_sinfo(i)));
+      ctx.error_at_arg(i, "E0317",
+                       ctx.op_name() + " requires " + arg_name(ctx, i) +
+                           " to be a scalar (R.prim_value), got " + sinfo_text(ctx.arg_sinfo(i)));
       return nullptr;
     }
   }
@@ -98,7 +99,8 @@ void register_unary_ops(OpRegistry& r) {
   OpInfo clip;
   clip.name = "relax.clip";
   clip.doc = "Clamps every element into [min, max]";
-  clip.args = {spec::arg("x", "the input tensor"), spec::arg("min", "the lower bound (a prim value)"),
+  clip.args = {spec::arg("x", "the input tensor"),
+               spec::arg("min", "the lower bound (a prim value)"),
                spec::arg("max", "the upper bound (a prim value)")};
   clip.infer = infer_clip;
   clip.pattern = OpPattern::kElemWise;

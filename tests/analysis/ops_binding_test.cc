@@ -19,15 +19,20 @@ TEST_CASE("binding: positional attributes take the declaration order") {
   CHECK(infer_op(x, "R.permute_dims(x, [2, 0, 1])").call == "R.permute_dims(x, axes=[2, 0, 1])");
 }
 
-TEST_CASE("binding: positional attributes follow the Python signature where it differs from the printed order") {
+TEST_CASE(
+    "binding: positional attributes follow the Python signature where it differs from the printed "
+    "order") {
   const char* x = R"(x: R.Tensor((1, 3, 32, 32), "float32"))";
   // max_pool2d(data, pool_size, strides, padding, dilation, ...) prints dilation before padding.
   auto r = infer_op(x, "R.nn.max_pool2d(x, 3, 1, 2, 2)");
-  CHECK(r.call == R"(R.nn.max_pool2d(x, pool_size=[3, 3], strides=[1, 1], dilation=[2, 2], padding=[2, 2, 2, 2], ceil_mode=False, count_include_pad=False, layout="NCHW", out_layout="NCHW"))");
+  CHECK(
+      r.call ==
+      R"(R.nn.max_pool2d(x, pool_size=[3, 3], strides=[1, 1], dilation=[2, 2], padding=[2, 2, 2, 2], ceil_mode=False, count_include_pad=False, layout="NCHW", out_layout="NCHW"))");
   CHECK(r.sinfo == R"(R.Tensor((1, 3, 32, 32), dtype="float32"))");
   // pad(data, pad_width, pad_mode, pad_value) prints pad_value before pad_mode.
-  CHECK(infer_op(R"(x: R.Tensor((2, 2), "float32"))", R"(R.nn.pad(x, [0, 0, 1, 1], "constant", 1.5))").call ==
-        R"(R.nn.pad(x, pad_width=[0, 0, 1, 1], pad_value=1.5, pad_mode="constant"))");
+  CHECK(
+      infer_op(R"(x: R.Tensor((2, 2), "float32"))", R"(R.nn.pad(x, [0, 0, 1, 1], "constant", 1.5))")
+          .call == R"(R.nn.pad(x, pad_width=[0, 0, 1, 1], pad_value=1.5, pad_mode="constant"))");
 }
 
 TEST_CASE("binding: keywords may name tensor arguments") {
@@ -35,9 +40,11 @@ TEST_CASE("binding: keywords may name tensor arguments") {
   auto r = infer_op(p, "R.nn.conv2d(data=x, weight=w, padding=1)");
   CHECK(r.call.starts_with("R.nn.conv2d(x, w, strides=[1, 1], padding=[1, 1, 1, 1]"));
   CHECK(r.sinfo == R"(R.Tensor((2, 4, 28, 28), dtype="float32"))");
-  CHECK(infer_op(R"(a: R.Tensor((2, 3), "float32"), b: R.Tensor((3, 4), "float32"))", "R.matmul(x2=b, x1=a)").call ==
-        R"(R.matmul(a, b, out_dtype="void"))");
-  CHECK(infer_op(R"(x: R.Tensor((2, 3), "float32"))", "R.reshape(x, shape=[6])").call == "R.reshape(x, R.shape([6]))");
+  CHECK(infer_op(R"(a: R.Tensor((2, 3), "float32"), b: R.Tensor((3, 4), "float32"))",
+                 "R.matmul(x2=b, x1=a)")
+            .call == R"(R.matmul(a, b, out_dtype="void"))");
+  CHECK(infer_op(R"(x: R.Tensor((2, 3), "float32"))", "R.reshape(x, shape=[6])").call ==
+        "R.reshape(x, R.shape([6]))");
 }
 
 TEST_CASE("binding: defaults, None and dtype None") {
@@ -52,7 +59,8 @@ TEST_CASE("binding errors: unknown keywords, repeated values, wrong kinds, arity
   const char* x = R"(x: R.Tensor((2, 3), "float32"), y: R.Tensor((2, 3), "float32"))";
   auto unknown = infer_op(x, "R.sum(x, axes=[1])");
   CHECK(unknown.errors == Strings{"E0303@[1]"});
-  CHECK(unknown.messages.find("R.sum got an unexpected keyword argument `axes`") != std::string::npos);
+  CHECK(unknown.messages.find("R.sum got an unexpected keyword argument `axes`") !=
+        std::string::npos);
   CHECK(unknown.messages.find("note: R.sum takes: axis, keepdims") != std::string::npos);
   CHECK(unknown.call.empty());
   CHECK(infer_op(x, "R.add(x, y, x1=x)").errors == Strings{"E0303@x"});
@@ -67,10 +75,12 @@ TEST_CASE("binding errors: unknown keywords, repeated values, wrong kinds, arity
   CHECK(infer_op(x, R"(R.astype(x, 5))").errors == Strings{"E0305@5"});
   auto many = infer_op(x, "R.exp(x, 1)");
   CHECK(many.errors == Strings{"E0302@1"});
-  CHECK(many.messages.find("R.exp takes at most 1 positional arguments, got 2") != std::string::npos);
+  CHECK(many.messages.find("R.exp takes at most 1 positional arguments, got 2") !=
+        std::string::npos);
   CHECK(infer_op(x, "R.add(x)").errors == Strings{"E0304@R.add(x)"});
   CHECK(infer_op(x, "R.astype(x)").errors == Strings{"E0304@R.astype(x)"});
-  CHECK(infer_op(x, "R.astype(x)").messages.find("R.astype is missing the attribute `dtype`") != std::string::npos);
+  CHECK(infer_op(x, "R.astype(x)").messages.find("R.astype is missing the attribute `dtype`") !=
+        std::string::npos);
 }
 
 TEST_CASE("binding: a canonical call is returned unchanged") {

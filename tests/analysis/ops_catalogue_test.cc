@@ -24,17 +24,36 @@ namespace {
 // shape/tensor conversions, printing and assertions, memory and VM lowering, devices, gradient
 // checkpoints, parameter wrapping): registered by the inference core, not by the op families.
 bool is_structural(const std::string& name) {
-  static const std::set<std::string> kNames = {
-      "call_tir", "call_tir_inplace", "call_tir_with_grad", "call_dps_packed", "call_packed", "call_pure_packed",
-      "call_inplace_packed", "call_builtin_with_ctx", "make_closure", "invoke_closure", "invoke_pure_closure",
-      "shape_of", "tensor_to_shape", "shape_to_tensor", "null_value", "print", "assert_op", "hint_on_device",
-      "to_vdevice", "grad.start_checkpoint", "grad.end_checkpoint", "wrap_param"};
-  return kNames.count(name) || name.starts_with("memory.") || name.starts_with("vm.") || name.starts_with("builtin.");
+  static const std::set<std::string> kNames = {"call_tir",
+                                               "call_tir_inplace",
+                                               "call_tir_with_grad",
+                                               "call_dps_packed",
+                                               "call_packed",
+                                               "call_pure_packed",
+                                               "call_inplace_packed",
+                                               "call_builtin_with_ctx",
+                                               "make_closure",
+                                               "invoke_closure",
+                                               "invoke_pure_closure",
+                                               "shape_of",
+                                               "tensor_to_shape",
+                                               "shape_to_tensor",
+                                               "null_value",
+                                               "print",
+                                               "assert_op",
+                                               "hint_on_device",
+                                               "to_vdevice",
+                                               "grad.start_checkpoint",
+                                               "grad.end_checkpoint",
+                                               "wrap_param"};
+  return kNames.count(name) || name.starts_with("memory.") || name.starts_with("vm.") ||
+         name.starts_with("builtin.");
 }
 
 std::optional<std::filesystem::path> conformance_dir() {
   auto shared = test::shared_dir();
-  if (!shared || !std::filesystem::exists(*shared / "conformance" / "tvm-v0.20")) return std::nullopt;
+  if (!shared || !std::filesystem::exists(*shared / "conformance" / "tvm-v0.20"))
+    return std::nullopt;
   return *shared / "conformance" / "tvm-v0.20";
 }
 
@@ -70,16 +89,19 @@ TEST_CASE("catalogue: signatures show arguments, then attributes with their defa
   const auto* conv = analysis::OpRegistry::global().find("relax.nn.conv2d");
   REQUIRE(conv);
   CHECK(conv->signature ==
-        "R.nn.conv2d(data, weight, strides=[1, 1], padding=[0, 0], dilation=[1, 1], groups=1, data_layout=\"NCHW\", "
+        "R.nn.conv2d(data, weight, strides=[1, 1], padding=[0, 0], dilation=[1, 1], groups=1, "
+        "data_layout=\"NCHW\", "
         "kernel_layout=\"OIHW\", out_layout=None, out_dtype=None)");
   const auto* pool = analysis::OpRegistry::global().find("relax.nn.max_pool2d");
   REQUIRE(pool);
   CHECK(pool->signature ==
-        "R.nn.max_pool2d(data, pool_size=[1, 1], strides=[1, 1], padding=[0, 0], dilation=[1, 1], ceil_mode=False, "
+        "R.nn.max_pool2d(data, pool_size=[1, 1], strides=[1, 1], padding=[0, 0], dilation=[1, 1], "
+        "ceil_mode=False, "
         "count_include_pad=False, layout=\"NCHW\", out_layout=None)");
   CHECK(analysis::OpRegistry::global().find("relax.nn.layer_norm")->signature ==
         "R.nn.layer_norm(data, gamma, beta, axes, epsilon=1e-05, center=True, scale=True)");
-  CHECK(analysis::OpRegistry::global().find("relax.sum")->signature == "R.sum(x, axis=None, keepdims=False)");
+  CHECK(analysis::OpRegistry::global().find("relax.sum")->signature ==
+        "R.sum(x, axis=None, keepdims=False)");
 }
 
 TEST_CASE("catalogue: every non-structural op of the conformance files is registered") {
@@ -89,15 +111,17 @@ TEST_CASE("catalogue: every non-structural op of the conformance files is regist
     return;
   }
   std::regex call_re(R"(R\.([a-z_][a-z_0-9.]*)\()");
-  std::set<std::string> skip = {"function", "output", "dataflow", "func_attr", "shape", "const", "prim_value", "str",
-                                "dtype", "tuple", "match_cast", "device", "Tensor", "Tuple", "Shape", "Prim",
-                                "Object", "Callable"};
+  std::set<std::string> skip = {"function",   "output",     "dataflow", "func_attr", "shape",
+                                "const",      "prim_value", "str",      "dtype",     "tuple",
+                                "match_cast", "device",     "Tensor",   "Tuple",     "Shape",
+                                "Prim",       "Object",     "Callable"};
   std::set<std::string> missing;
   size_t used = 0;
   std::set<std::string> seen;
   for (const auto& path : test::list_files(*dir, ".relax")) {
     std::string text = test::read_file(path);
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), call_re); it != std::sregex_iterator(); ++it) {
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), call_re);
+         it != std::sregex_iterator(); ++it) {
       std::string name = (*it)[1];
       if (skip.count(name) || is_structural(name) || !seen.insert(name).second) continue;
       ++used;
@@ -105,7 +129,8 @@ TEST_CASE("catalogue: every non-structural op of the conformance files is regist
     }
   }
   for (const auto& m : missing) std::cout << "  not registered: R." << m << "\n";
-  std::cout << "conformance ops: " << used - missing.size() << " / " << used << " non-structural ops registered\n";
+  std::cout << "conformance ops: " << used - missing.size() << " / " << used
+            << " non-structural ops registered\n";
   CHECK(missing.empty());
 }
 
@@ -127,21 +152,32 @@ TEST_CASE("catalogue: conformance op calls are canonical and their struct info a
         for (const auto& binding : block->bindings) {
           auto call = binding->value.as<ir::Call>();
           auto op = call ? call->op.as_ptr<ir::Op>() : nullptr;
-          if (!op || !analysis::OpRegistry::global().find(op->name) || is_structural(op->name.substr(6))) continue;
+          if (!op || !analysis::OpRegistry::global().find(op->name) ||
+              is_structural(op->name.substr(6)))
+            continue;
           ++calls;
           ir::DiagnosticBag op_diags;
           ir::Ref<ir::Call> canon;
           auto sinfo = test::infer_call(call, op_diags, canon);
           std::string written = syntax::to_text(ir::Ref<ir::Expr>(call));
           std::string mine = canon ? syntax::to_text(ir::Ref<ir::Expr>(canon)) : "<binding failed>";
-          if (mine == written) ++canonical;
-          else call_diffs[op->name].push_back(path.filename().string() + "\n      TVM:  " + written + "\n      ours: " + mine);
+          if (mine == written)
+            ++canonical;
+          else
+            call_diffs[op->name].push_back(path.filename().string() + "\n      TVM:  " + written +
+                                           "\n      ours: " + mine);
           if (!binding->var->struct_info || binding.is<ir::MatchCast>()) continue;
           ++inferred;
           std::string expected = syntax::to_text(binding->var->struct_info);
-          std::string got = sinfo ? syntax::to_text(sinfo) : "<error> " + (op_diags.items().empty() ? std::string() : op_diags.items()[0].message);
-          if (got == expected) ++agree;
-          else sinfo_diffs[op->name].push_back(path.filename().string() + " " + binding->var->name + "\n      TVM:  " + expected + "\n      ours: " + got);
+          std::string got =
+              sinfo ? syntax::to_text(sinfo)
+                    : "<error> " +
+                          (op_diags.items().empty() ? std::string() : op_diags.items()[0].message);
+          if (got == expected)
+            ++agree;
+          else
+            sinfo_diffs[op->name].push_back(path.filename().string() + " " + binding->var->name +
+                                            "\n      TVM:  " + expected + "\n      ours: " + got);
         }
       }
     }
@@ -154,8 +190,8 @@ TEST_CASE("catalogue: conformance op calls are canonical and their struct info a
   };
   report("call differs", call_diffs);
   report("struct info differs", sinfo_diffs);
-  std::cout << "conformance op calls: " << canonical << " / " << calls << " already canonical; struct info agrees on "
-            << agree << " / " << inferred << "\n";
+  std::cout << "conformance op calls: " << canonical << " / " << calls
+            << " already canonical; struct info agrees on " << agree << " / " << inferred << "\n";
   CHECK(canonical == calls);
   // The differences left are of two kinds: bindings whose annotation the test author wrote
   // (TVM installs a written annotation on a call without inferring it: R.add results in the

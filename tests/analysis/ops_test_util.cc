@@ -22,7 +22,8 @@ Ref<ir::StructInfo> leaf_struct_info(const Ref<ir::Expr>& expr) {
     return ir::tensor_sinfo(std::move(dims), c->data->dtype);
   }
   if (auto s = expr.as_ptr<ir::ShapeExpr>()) return make<ir::ShapeStructInfo>(s->values);
-  if (auto p = expr.as_ptr<ir::PrimValue>()) return make<ir::PrimStructInfo>(p->value->dtype, p->value);
+  if (auto p = expr.as_ptr<ir::PrimValue>())
+    return make<ir::PrimStructInfo>(p->value->dtype, p->value);
   if (auto t = expr.as_ptr<ir::Tuple>()) {
     std::vector<Ref<ir::StructInfo>> fields;
     for (const auto& f : t->fields) fields.push_back(leaf_struct_info(f));
@@ -31,11 +32,13 @@ Ref<ir::StructInfo> leaf_struct_info(const Ref<ir::Expr>& expr) {
   return make<ir::ObjectStructInfo>();
 }
 
-Ref<ir::StructInfo> infer_call(const Ref<ir::Call>& call, ir::DiagnosticBag& diags, Ref<ir::Call>& canonical) {
+Ref<ir::StructInfo> infer_call(const Ref<ir::Call>& call, ir::DiagnosticBag& diags,
+                               Ref<ir::Call>& canonical) {
   static thread_local analysis::arith::Analyzer analyzer({.non_negative_int64_vars = true});
   canonical = nullptr;
   auto op_node = call->op.as_ptr<ir::Op>();
-  const analysis::OpInfo* op = op_node ? analysis::OpRegistry::global().find(op_node->name) : nullptr;
+  const analysis::OpInfo* op =
+      op_node ? analysis::OpRegistry::global().find(op_node->name) : nullptr;
   if (!op) {
     diags.error("E0301", call->span, "unknown op " + (op_node ? op_node->name : std::string("?")));
     return nullptr;
@@ -106,7 +109,8 @@ std::vector<OpResult> infer_bindings(const std::string& source) {
 }
 
 OpResult infer_op(const std::string& params, const std::string& call) {
-  std::string source = "@R.function\ndef f(" + params + "):\n    gv = " + call + "\n    return gv\n";
+  std::string source =
+      "@R.function\ndef f(" + params + "):\n    gv = " + call + "\n    return gv\n";
   auto results = infer_bindings(source);
   if (results.empty()) {
     OpResult r;

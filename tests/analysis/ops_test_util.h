@@ -13,12 +13,12 @@
 namespace relax::test {
 
 struct OpResult {
-  std::string sinfo;                  // the inferred struct info as printed; "" when it failed
-  std::string call;                   // the canonical call as printed; "" when binding failed
-  std::vector<std::string> errors;    // "E0313@w": code and the source text the error points at
-  std::vector<std::string> warnings;  // same, for warnings
-  std::vector<std::string> positions; // "E0313@3:20": code, 1-based line and column
-  std::string messages;               // "E0313: message" lines, every diagnostic
+  std::string sinfo;                   // the inferred struct info as printed; "" when it failed
+  std::string call;                    // the canonical call as printed; "" when binding failed
+  std::vector<std::string> errors;     // "E0313@w": code and the source text the error points at
+  std::vector<std::string> warnings;   // same, for warnings
+  std::vector<std::string> positions;  // "E0313@3:20": code, 1-based line and column
+  std::string messages;                // "E0313: message" lines, every diagnostic
 };
 
 // Every op-call binding of the first function in `source`, in order. Parse errors make a
@@ -33,6 +33,7 @@ ir::Ref<ir::StructInfo> leaf_struct_info(const ir::Ref<ir::Expr>& expr);
 
 // Runs one op call through binding, normalize and inference. Returns the struct info (null on
 // failure) and sets `canonical` to the canonical call (null when binding failed).
-ir::Ref<ir::StructInfo> infer_call(const ir::Ref<ir::Call>& call, ir::DiagnosticBag& diags, ir::Ref<ir::Call>& canonical);
+ir::Ref<ir::StructInfo> infer_call(const ir::Ref<ir::Call>& call, ir::DiagnosticBag& diags,
+                                   ir::Ref<ir::Call>& canonical);
 
 }  // namespace relax::test
