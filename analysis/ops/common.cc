@@ -173,27 +173,31 @@ std::optional<int64_t> const_of(const ExprRef& e) {
 
 ExprRef dim_add(ExprRef a, ExprRef b) {
   auto ca = const_of(a), cb = const_of(b);
-  if (ca && cb) return dim_const(*ca + *cb);
+  int64_t r;
+  // A constant that would overflow stays an expression (slices often end at INT64_MAX).
+  if (ca && cb && !__builtin_add_overflow(*ca, *cb, &r)) return dim_const(r);
   if (ca && *ca == 0) return b;
   if (cb && *cb == 0) return a;
   return ir::tir::binary(ir::ObjectKind::kAdd, std::move(a), std::move(b));
 }
 ExprRef dim_sub(ExprRef a, ExprRef b) {
   auto ca = const_of(a), cb = const_of(b);
-  if (ca && cb) return dim_const(*ca - *cb);
+  int64_t r;
+  if (ca && cb && !__builtin_sub_overflow(*ca, *cb, &r)) return dim_const(r);
   if (cb && *cb == 0) return a;
   return ir::tir::binary(ir::ObjectKind::kSub, std::move(a), std::move(b));
 }
 ExprRef dim_mul(ExprRef a, ExprRef b) {
   auto ca = const_of(a), cb = const_of(b);
-  if (ca && cb) return dim_const(*ca * *cb);
+  int64_t r;
+  if (ca && cb && !__builtin_mul_overflow(*ca, *cb, &r)) return dim_const(r);
   if (ca && (*ca == 1 || *ca == 0)) return *ca == 1 ? b : a;
   if (cb && (*cb == 1 || *cb == 0)) return *cb == 1 ? a : b;
   return ir::tir::binary(ir::ObjectKind::kMul, std::move(a), std::move(b));
 }
 ExprRef dim_floordiv(ExprRef a, ExprRef b) {
   auto ca = const_of(a), cb = const_of(b);
-  if (ca && cb && *cb != 0) {
+  if (ca && cb && *cb != 0 && !(*ca == INT64_MIN && *cb == -1)) {
     int64_t q = *ca / *cb;
     if ((*ca % *cb != 0) && ((*ca < 0) != (*cb < 0))) --q;
     return dim_const(q);
@@ -204,7 +208,7 @@ ExprRef dim_floordiv(ExprRef a, ExprRef b) {
 }
 ExprRef dim_floormod(ExprRef a, ExprRef b) {
   auto ca = const_of(a), cb = const_of(b);
-  if (ca && cb && *cb != 0) {
+  if (ca && cb && *cb != 0 && *cb != -1) {
     int64_t r = *ca % *cb;
     if (r != 0 && ((r < 0) != (*cb < 0))) r += *cb;
     return dim_const(r);

@@ -142,9 +142,9 @@ Ref<ir::StructInfo> infer_conv(InferContext& ctx, ConvKind kind) {
       }
       // (in - 1) * stride - pads + dilation * (k - 1) + output_padding + 1
       ExprRef len = dim_mul(dim_sub(in, dim_const(1)), dim_const(strides[si]));
-      len = dim_sub(len, dim_const(pad_begin + pad_end));
+      len = dim_sub(dim_sub(len, dim_const(pad_begin)), dim_const(pad_end));
       len = dim_add(len, dim_mul(dim_const(dilation[si]), dim_sub(k, dim_const(1))));
-      len = dim_add(len, dim_const(output_padding[si] + 1));
+      len = dim_add(dim_add(len, dim_const(output_padding[si])), dim_const(1));
       out[si + 2] = az.simplify(len);
     }
   }

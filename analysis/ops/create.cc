@@ -138,7 +138,10 @@ Ref<ir::StructInfo> infer_arange(InferContext& ctx) {
         return nullptr;
       }
       float span = static_cast<float>(*end - *start);
-      len = dim_const(static_cast<int64_t>(std::ceil(static_cast<double>(span) / *step)));
+      double count = std::ceil(static_cast<double>(span) / *step);
+      if (!std::isfinite(count) || std::fabs(count) > 4e18)
+        return tensor_with_ndim(1, dtype, nullptr);
+      len = dim_const(static_cast<int64_t>(count));
     } else {
       return tensor_with_ndim(1, dtype, nullptr);
     }

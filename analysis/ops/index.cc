@@ -163,12 +163,12 @@ Ref<ir::StructInfo> infer_strided_slice(InferContext& ctx) {
     ExprRef len;
     if (assume_inbound) {
       len = *s > 0 ? dim_ceildiv(dim_sub(end, begin), dim_const(*s))
-                   : dim_ceildiv(dim_sub(begin, end), dim_const(-*s));
+                   : dim_ceildiv(dim_sub(begin, end), dim_sub(dim_const(0), stride));
     } else {
       ExprRef b = canonical_index(begin, extent, *s < 0);
       ExprRef e = canonical_index(end, extent, *s < 0);
       len = *s > 0 ? dim_ceildiv(dim_sub(e, b), dim_const(*s))
-                   : dim_ceildiv(dim_sub(b, e), dim_const(-*s));
+                   : dim_ceildiv(dim_sub(b, e), dim_sub(dim_const(0), stride));
     }
     len = az.simplify(len);
     // TVM leaves an empty slice's extent negative (begin past end); it is 0 elements.

@@ -390,6 +390,8 @@ Ref<ir::StructInfo> infer_stack(InferContext& ctx) {
   return tensor_with_shape(std::move(out), common->dtype, vdevice);
 }
 
+constexpr int64_t kMaxSections = 1 << 16;
+
 // `indices_or_sections` as written (an int, a prim value, a list or tuple of them) made an
 // IntValue or an ArrayValue of IntValues.
 Ref<ir::Call> normalize_split(InferContext& ctx) {
@@ -405,10 +407,11 @@ Ref<ir::Call> normalize_split(InferContext& ctx) {
   };
   ir::ObjectRef value;
   if (auto n = int_of(raw)) {
-    if (*n <= 0) {
-      ctx.error_at_attr(
-          "indices_or_sections", "E0316",
-          ctx.op_name() + ": the number of sections must be positive, got " + std::to_string(*n));
+    // The result is a tuple with one field per section: bound it so no input can exhaust memory.
+    if (*n <= 0 || *n > kMaxSections) {
+      ctx.error_at_attr("indices_or_sections", "E0316",
+                        ctx.op_name() + ": the number of sections must be between 1 and " +
+                            std::to_string(kMaxSections) + ", got " + std::to_string(*n));
       return nullptr;
     }
     value = make<ir::IntValue>(*n);

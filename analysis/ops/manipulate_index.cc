@@ -208,14 +208,14 @@ Ref<ir::StructInfo> infer_gather_nd(InferContext& ctx) {
   const PrimExprs* idims = shape_expr_dims(*indices);
   auto last = idims && !idims->empty() ? ir::tir::as_const_int(idims->back()) : std::nullopt;
   if (!last) return tensor_with_ndim(ir::kUnknownNDim, data->dtype, data->vdevice);
-  int l = static_cast<int>(*last);
-  if (l > data->ndim - batch_dims) {
+  if (*last < 0 || *last > data->ndim - batch_dims) {
     ctx.error_at_arg(1, "E0313",
-                     ctx.op_name() + ": the last dimension of `indices` (" + std::to_string(l) +
+                     ctx.op_name() + ": the last dimension of `indices` (" + std::to_string(*last) +
                          ") exceeds the data's rank minus batch_dims (" +
                          std::to_string(data->ndim - batch_dims) + ")");
     return nullptr;
   }
+  int l = static_cast<int>(*last);
   int out_ndim = indices->ndim + data->ndim - l - 1 - static_cast<int>(batch_dims);
   const PrimExprs* ddims = shape_expr_dims(*data);
   if (!ddims) return tensor_with_ndim(out_ndim, data->dtype, data->vdevice);

@@ -37,8 +37,8 @@ Ref<ir::StructInfo> infer_pad(InferContext& ctx) {
   if (!dims) return tensor_with_ndim(t->ndim, t->dtype, t->vdevice);
   PrimExprs out;
   for (size_t i = 0; i < dims->size(); ++i) {
-    out.push_back(
-        ctx.analyzer().simplify(dim_add((*dims)[i], dim_const(width[2 * i] + width[2 * i + 1]))));
+    out.push_back(ctx.analyzer().simplify(
+        dim_add(dim_add((*dims)[i], dim_const(width[2 * i])), dim_const(width[2 * i + 1]))));
   }
   return tensor_with_shape(std::move(out), t->dtype, t->vdevice);
 }
@@ -193,13 +193,12 @@ Ref<ir::StructInfo> infer_pixel_shuffle(InferContext& ctx) {
   const PrimExprs* dims = shape_expr_dims(*t);
   if (!dims) return tensor_with_ndim(4, t->dtype, t->vdevice);
   auto& az = ctx.analyzer();
-  ExprRef rr = dim_const(r * r);
+  ExprRef rr = dim_mul(dim_const(r), dim_const(r));
   if (az.prove(ir::tir::binary(ir::ObjectKind::kNE, dim_floormod((*dims)[1], rr), dim_const(0))) ==
       arith::Proof::kYes) {
-    ctx.error_at_arg(
-        0, "E0320",
-        ctx.op_name() + ": the " + dim_text((*dims)[1]) +
-            " channels are not divisible by upscale_factor^2 = " + std::to_string(r * r));
+    ctx.error_at_arg(0, "E0320",
+                     ctx.op_name() + ": the " + dim_text((*dims)[1]) +
+                         " channels are not divisible by upscale_factor^2 = " + dim_text(rr));
     return nullptr;
   }
   return tensor_with_shape({(*dims)[0], az.simplify(dim_floordiv((*dims)[1], rr)),

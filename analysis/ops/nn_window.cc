@@ -55,9 +55,10 @@ void default_out_layout(ir::Ref<ir::Call>& call, const std::string& out_attr,
 
 ExprRef window_output_length(const ExprRef& in, int64_t pad_begin, int64_t pad_end,
                              int64_t dilation, const ExprRef& kernel, int64_t stride) {
-  ExprRef numerator = dim_sub(dim_sub(dim_add(in, dim_const(pad_begin + pad_end)),
-                                      dim_mul(dim_const(dilation), dim_sub(kernel, dim_const(1)))),
-                              dim_const(1));
+  // Checked arithmetic throughout: attribute values come from the user and may be huge.
+  ExprRef padded = dim_add(dim_add(in, dim_const(pad_begin)), dim_const(pad_end));
+  ExprRef numerator = dim_sub(
+      dim_sub(padded, dim_mul(dim_const(dilation), dim_sub(kernel, dim_const(1)))), dim_const(1));
   return dim_add(dim_floordiv(numerator, dim_const(stride)), dim_const(1));
 }
 

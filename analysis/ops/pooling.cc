@@ -54,9 +54,9 @@ Ref<ir::StructInfo> infer_pool(InferContext& ctx, int dims, size_t data_arg) {
     const ExprRef& in = x[si + 2];
     int64_t pad_begin = padding[si], pad_end = padding[si + static_cast<size_t>(dims)];
     // With ceil_mode the last window may start inside the end padding; it is dropped then.
-    int64_t extra = ceil_mode ? strides[si] - 1 : 0;
-    ExprRef raw = window_output_length(in, pad_begin, pad_end + extra, dilation[si],
-                                       dim_const(pool_size[si]), strides[si]);
+    int64_t extra = ceil_mode ? strides[si] - 1 : 0;  // strides are positive
+    ExprRef raw = window_output_length(dim_add(in, dim_const(extra)), pad_begin, pad_end,
+                                       dilation[si], dim_const(pool_size[si]), strides[si]);
     if (ceil_mode) {
       ExprRef last_start = dim_mul(dim_sub(raw, dim_const(1)), dim_const(strides[si]));
       ExprRef invalid =
