@@ -64,6 +64,7 @@ constexpr size_t kMinimumAgreement = 2169;
 
 TEST_CASE("catalogue: every op is documented and its specs are well formed") {
   const auto& ops = analysis::OpRegistry::global().all();
+  std::cout << "catalogue: " << ops.size() << " ops registered\n";
   CHECK(ops.size() >= 120);
   for (const analysis::OpInfo* op : ops) {
     INFO(op->name);
