@@ -169,6 +169,8 @@ class Ast {
   IdList body(int32_t i) const { return node(i).list; }
   // The last statement of the last body of a compound statement, or kNone.
   int32_t last_child_in_body(int32_t i) const;
+  // The depth of the deepest node (the module is at depth 0).
+  size_t max_depth() const;
 
  private:
   int32_t add(NodeType type, uint32_t start, uint32_t end);

@@ -78,13 +78,38 @@ struct Checked {
   std::vector<format::CanonicalToken> tokens, comments;
   bool has_ir = false;
   bool front_end_errors = false;
+  bool too_deep = false;
   ir::Ref<ir::IRModule> module;
 };
+
+// Deeper trees are refused: the layout and the checks recurse along the tree, and a 20,000-term
+// `a + a + ...` would exhaust the stack (it does in ruff too). Real code stays far below.
+constexpr size_t kMaxDepth = 1500;
+
+size_t cst_depth(const SyntaxTree& tree) {
+  TSTreeCursor cursor = ts_tree_cursor_new(tree.root().raw());
+  size_t depth = 0, deepest = 0;
+  while (true) {
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+      deepest = std::max(deepest, ++depth);
+      continue;
+    }
+    while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
+      if (!ts_tree_cursor_goto_parent(&cursor)) {
+        ts_tree_cursor_delete(&cursor);
+        return deepest;
+      }
+      --depth;
+    }
+  }
+}
 
 Checked check_side(std::string text, uint32_t file, bool verify) {
   Checked c;
   c.tree = SyntaxTree::parse(std::move(text), file);
   if (c.tree->root().has_error() || !verify) return c;
+  c.too_deep = cst_depth(*c.tree) > 2 * kMaxDepth;
+  if (c.too_deep) return c;
   format::canonicalize(*c.tree, c.tokens, c.comments);
   ir::DiagnosticBag d;
   FrontendResult r = parse_tree(c.tree, d);
@@ -158,6 +183,12 @@ FormatResult format_with_profile(std::string_view text, uint32_t file, const For
     diags.error("F0001", span_at(file, 0), "not formatted: the file has syntax errors");
     return result;
   }
+  if (in.too_deep || cst_depth(*in.tree) > 2 * kMaxDepth) {
+    diags.error("F0007", span_at(file, 0),
+                "not formatted: expressions or blocks are nested more than " +
+                    std::to_string(kMaxDepth) + " deep");
+    return result;
+  }
   std::string rewritten = format::rewrite_profile(*in.tree, *options.profile);
   uint32_t rewritten_file = file;
   Checked source = in;
@@ -213,36 +244,43 @@ FormatResult format_text(std::string_view text, const FormatOptions& options,
     report_syntax_errors(tree, diags);
     diags.error("F0001", span_at(file, 0), "not formatted: the file has syntax errors");
   };
-  std::unique_ptr<format::Ast> ast;
+  auto refuse_depth = [&] {
+    diags.error("F0007", span_at(file, 0),
+                "not formatted: expressions or blocks are nested more than " +
+                    std::to_string(kMaxDepth) + " deep");
+  };
+  // The formatter's own parser first; tree-sitter's CST when it gives up.
+  std::unique_ptr<format::Ast> ast = format::Ast::parse(text);
+  if (ast && ast->max_depth() > kMaxDepth) {
+    refuse_depth();
+    return result;
+  }
+  // The tree from the CST (checked for errors and depth first).
+  auto from_cst = [&](const Checked& in) -> bool {
+    if (in.tree->root().has_error()) {
+      refuse_syntax(*in.tree);
+      return false;
+    }
+    if (in.too_deep || cst_depth(*in.tree) > 2 * kMaxDepth) {
+      refuse_depth();
+      return false;
+    }
+    ast = std::make_unique<format::Ast>(*in.tree);
+    return true;
+  };
   std::string out;
   if (!options.verify) {
-    // Unchecked: the formatter's own parser, or tree-sitter when it gives up.
-    ast = format::Ast::parse(text);
-    if (!ast) {
-      Checked in = check_side(std::string(text), file, false);
-      if (in.tree->root().has_error()) {
-        refuse_syntax(*in.tree);
-        return result;
-      }
-      ast = std::make_unique<format::Ast>(*in.tree);
-      if (!layout(*ast, file, options, out, diags)) return result;
-    } else if (!layout(*ast, file, options, out, diags)) {
-      return result;
-    }
+    if (!ast && !from_cst(check_side(std::string(text), file, false))) return result;
+    if (!layout(*ast, file, options, out, diags)) return result;
   } else {
     // The input's side of the checks (tree-sitter parse, canonical tokens, IR) runs on another
-    // thread while this one formats with the formatter's own parser and checks the output.
+    // thread while this one formats and checks the output.
     std::future<Checked> input =
         std::async(std::launch::async, check_side, std::string(text), file, true);
     std::optional<Checked> in;
-    ast = format::Ast::parse(text);
     if (!ast) {
       in = input.get();
-      if (in->tree->root().has_error()) {
-        refuse_syntax(*in->tree);
-        return result;
-      }
-      ast = std::make_unique<format::Ast>(*in->tree);
+      if (!from_cst(*in)) return result;
     }
     if (!layout(*ast, file, options, out, diags)) return result;
     uint32_t out_file = ir::SourceManager::global().add(name + " (formatted)", out);
@@ -253,6 +291,10 @@ FormatResult format_text(std::string_view text, const FormatOptions& options,
         refuse_syntax(*in->tree);
         return result;
       }
+    }
+    if (in->too_deep || formatted.too_deep) {
+      refuse_depth();
+      return result;
     }
     if (!verify_formatted(*in, formatted, file, out_file, diags)) return result;
     result.verified_by = in->has_ir ? "ir" : "syntax";

@@ -161,3 +161,18 @@ TEST_CASE("a file's line ending is kept (the first one decides, as ruff's `auto`
   REQUIRE(lf.ok);
   CHECK(lf.text == "x = 1\ny = 2\n");
 }
+
+TEST_CASE("a file nested too deeply is refused, not crashed on") {
+  std::string sum = "x = a0";
+  for (int i = 1; i < 20000; ++i) sum += " + a" + std::to_string(i);
+  ir::DiagnosticBag diags;
+  syntax::FormatResult r =
+      syntax::format_text(sum + "\n", syntax::FormatOptions{}, diags, "deep.relax");
+  CHECK_FALSE(r.ok);
+  REQUIRE_FALSE(diags.items().empty());
+  CHECK(diags.items().front().code == "F0007");
+  // A long but reasonable chain is fine.
+  std::string shorter = "x = a0";
+  for (int i = 1; i < 500; ++i) shorter += " + a" + std::to_string(i);
+  CHECK(format(shorter + "\n").ok);
+}
