@@ -949,30 +949,17 @@ int32_t Ast::last_child_in_body(int32_t i) const {
   }
 }
 
-size_t Ast::max_depth() const {
-  size_t deepest = 0;
-  std::vector<std::pair<int32_t, size_t>> stack{{root(), 0}};
+void Ast::set_parents(int32_t root) {
+  std::vector<std::pair<int32_t, uint32_t>> stack{{root, 0}};
   std::vector<int32_t> kids_buf;
   while (!stack.empty()) {
     auto [i, depth] = stack.back();
     stack.pop_back();
-    deepest = std::max(deepest, depth);
-    children(i, kids_buf);
-    for (int32_t c : kids_buf) stack.push_back({c, depth + 1});
-  }
-  return deepest;
-}
-
-void Ast::set_parents(int32_t root) {
-  std::vector<int32_t> stack{root};
-  std::vector<int32_t> kids_buf;
-  while (!stack.empty()) {
-    int32_t i = stack.back();
-    stack.pop_back();
+    if (depth > max_depth_) max_depth_ = depth;
     children(i, kids_buf);
     for (int32_t c : kids_buf) {
       node(c).parent = i;
-      stack.push_back(c);
+      stack.push_back({c, depth + 1});
     }
   }
 }

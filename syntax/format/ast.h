@@ -170,7 +170,7 @@ class Ast {
   // The last statement of the last body of a compound statement, or kNone.
   int32_t last_child_in_body(int32_t i) const;
   // The depth of the deepest node (the module is at depth 0).
-  size_t max_depth() const;
+  size_t max_depth() const { return max_depth_; }
 
  private:
   int32_t add(NodeType type, uint32_t start, uint32_t end);
@@ -199,6 +199,7 @@ class Ast {
   std::string_view source_;
   std::vector<AstNode> nodes_;
   std::vector<SourceComment> comments_;
+  uint32_t max_depth_ = 0;
   // The arena: chunks of 64 KiB (bigger lists get their own chunk).
   std::vector<std::unique_ptr<std::byte[]>> chunks_;
   size_t chunk_used_ = 0, chunk_size_ = 0;

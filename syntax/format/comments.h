@@ -6,7 +6,6 @@
 
 #include <cstdint>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
 #include "syntax/format/ast.h"
@@ -41,15 +40,24 @@ class Comments {
     std::vector<uint32_t> lists[3];
   };
   std::span<const uint32_t> get(int32_t node, int k) const {
-    if (map_.empty()) return {};
-    auto it = map_.find(node);
-    if (it == map_.end()) return {};
-    return it->second.lists[k];
+    if (slot_of_.empty() || node < 0) return {};
+    int32_t slot = slot_of_[static_cast<size_t>(node)];
+    if (slot < 0) return {};
+    return slots_[static_cast<size_t>(slot)].lists[k];
   }
-  void attach(int32_t node, int k, uint32_t index) { map_[node].lists[k].push_back(index); }
+  void attach(int32_t node, int k, uint32_t index) {
+    if (slot_of_.empty()) slot_of_.assign(ast_.size(), -1);
+    int32_t& slot = slot_of_[static_cast<size_t>(node)];
+    if (slot < 0) {
+      slot = static_cast<int32_t>(slots_.size());
+      slots_.emplace_back();
+    }
+    slots_[static_cast<size_t>(slot)].lists[k].push_back(index);
+  }
 
   const Ast& ast_;
-  std::unordered_map<int32_t, Slots> map_;
+  std::vector<int32_t> slot_of_;  // node -> index in slots_, or -1 (empty without comments)
+  std::vector<Slots> slots_;
   std::vector<char> formatted_;
 };
 

@@ -82,6 +82,11 @@ uint32_t text_width(std::string_view text);
 class Document {
  public:
   Document();
+  // Room for about `elements` elements and `text` bytes of text (avoids regrowing).
+  void reserve(size_t elements, size_t text) {
+    root_.reserve(elements);
+    arena_.reserve(text);
+  }
 
   void text(std::string_view s);
   void space() { push({Op::kSpace}); }

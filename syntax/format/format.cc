@@ -53,6 +53,7 @@ bool layout(const format::Ast& ast, uint32_t file, const FormatOptions& options,
             ir::DiagnosticBag& diags) {
   format::Comments comments(ast);
   format::Document doc;
+  doc.reserve(ast.size() * 2, ast.source().size());
   format::Formatter formatter(ast, comments, doc);
   formatter.format_module();
   for (uint32_t i = 0; i < comments.size(); ++i) {
