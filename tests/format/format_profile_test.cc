@@ -45,7 +45,7 @@ const char* kLegacy =
 
 }  // namespace
 
-TEST_CASE("--profile current rewrites legacy spellings and keeps comments and IR") {
+TEST_CASE("profile current rewrites legacy spellings and keeps comments and IR") {
   syntax::FormatResult legacy = format(kLegacy, std::nullopt);
   REQUIRE(legacy.ok);
   syntax::FormatResult current = format(kLegacy, syntax::Profile::kCurrent);
@@ -72,7 +72,7 @@ TEST_CASE("--profile current rewrites legacy spellings and keeps comments and IR
   CHECK_FALSE(again.changed);
 }
 
-TEST_CASE("--profile rewrites files the front end rejects, checked on the syntax tree") {
+TEST_CASE("profile rewrites files the front end rejects, checked on the syntax tree") {
   // `undefined_name` is unknown to the front end: no IR, so the rewrite is checked token by token.
   std::string text =
       "@R.function\n"
@@ -89,7 +89,7 @@ TEST_CASE("--profile rewrites files the front end rejects, checked on the syntax
         "    return y\n");
 }
 
-TEST_CASE("--profile leaves other names alone") {
+TEST_CASE("profile rewrites leave other names alone") {
   std::string text =
       "block = T.block_size\n"
       "x = S.Object\n"
