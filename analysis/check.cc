@@ -63,6 +63,7 @@ CheckResult check_tree(std::shared_ptr<const syntax::SyntaxTree> tree,
   result.module = fe.module;
   lint::WrittenFacts facts = lint::collect_written_facts(*fe.module);
   facts.incomplete_module = !fe.failed_functions.empty();
+  facts.is_module_class = fe.is_module_class;
   normalize_module(*fe.module, diags);
   check_well_formed(*fe.module, diags);
   size_t first_lint = diags.size();

@@ -36,6 +36,9 @@ struct WrittenFacts {
   // True when the front end left out functions that had errors: rules that look across the
   // module (is this function referenced anywhere?) then stay quiet.
   bool incomplete_module = false;
+  // True when the file defines an `@I.ir_module` class. A file of top-level functions is not a
+  // module its members share (TVM prints a lone function as `@R.function(private=True)`).
+  bool is_module_class = true;
 };
 
 // Reads the written facts of a module fresh from the front end.

@@ -1,6 +1,8 @@
 // Shared helpers of the lint rules.
 #include "analysis/lint/lint_util.h"
 
+#include <cctype>
+
 #include "analysis/ops/op_registry.h"
 #include "ir/tir_visitor.h"
 
@@ -242,6 +244,33 @@ void walk_named_nodes(const syntax::SyntaxTree& tree, const std::function<bool(s
     if (done) break;
   }
   ts_tree_cursor_delete(&cursor);
+}
+
+void for_each_occurrence(const syntax::SyntaxTree& tree, std::string_view needle,
+                         const std::function<void(syntax::Node)>& fn, bool ignore_case) {
+  const std::string& text = tree.text();
+  if (needle.empty() || text.size() < needle.size()) return;
+  auto lower = [](char c) {
+    return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  };
+  syntax::Node root = tree.root();
+  for (size_t i = 0; i + needle.size() <= text.size(); ++i) {
+    if (ignore_case) {
+      if (lower(text[i]) != lower(needle[0])) continue;
+      bool same = true;
+      for (size_t k = 1; k < needle.size() && same; ++k)
+        same = lower(text[i + k]) == lower(needle[k]);
+      if (!same) continue;
+    } else {
+      size_t at = text.find(needle, i);
+      if (at == std::string::npos) return;
+      i = at;
+    }
+    syntax::Node n = root.descendant_for_range(static_cast<uint32_t>(i),
+                                               static_cast<uint32_t>(i + needle.size()));
+    if (n) fn(n);
+    i += needle.size() - 1;
+  }
 }
 
 std::string callee_text(syntax::Node call) {

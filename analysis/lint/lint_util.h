@@ -74,6 +74,12 @@ uint32_t line_of(const ir::SourceFile* source, const ir::Span& span);
 // the node's children.
 void walk_named_nodes(const syntax::SyntaxTree& tree, const std::function<bool(syntax::Node)>& fn);
 
+// The named nodes whose text starts where `needle` occurs in the source text (the smallest named
+// node covering each occurrence), in order: a quick way to the few places a rule looks at
+// without walking the whole tree. `ignore_case` matches ASCII letters in either case.
+void for_each_occurrence(const syntax::SyntaxTree& tree, std::string_view needle,
+                         const std::function<void(syntax::Node)>& fn, bool ignore_case = false);
+
 // The callee written in a CST call node: "R.match_cast", "T.block", "" when not a dotted name.
 std::string callee_text(syntax::Node call);
 

@@ -87,7 +87,7 @@ const ir::Attrs* attrs_of(const ir::ObjectRef& func) {
 }
 
 void check_unused_private(LintContext& ctx) {
-  if (ctx.facts().incomplete_module) return;
+  if (ctx.facts().incomplete_module || !ctx.facts().is_module_class) return;
   References refs = collect_references(ctx.module());
   for (const auto& member : ctx.module().functions) {
     const ir::Attrs* attrs = attrs_of(member.func);
@@ -102,7 +102,7 @@ void check_unused_private(LintContext& ctx) {
 }
 
 void check_missing_return_annotation(LintContext& ctx) {
-  if (ctx.facts().incomplete_module) return;
+  if (ctx.facts().incomplete_module || !ctx.facts().is_module_class) return;
   References refs = collect_references(ctx.module());
   for (const auto& member : ctx.module().functions) {
     auto f = ir::as_relax_function(member.func);

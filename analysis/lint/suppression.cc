@@ -146,16 +146,20 @@ std::optional<NoqaDirective> parse_noqa(std::string_view comment) {
 NoqaMap collect_noqa(const syntax::SyntaxTree& tree) {
   NoqaMap out;
   auto source = ir::SourceManager::global().get(tree.file());
-  walk_named_nodes(tree, [&](syntax::Node n) {
-    if (n.kind() != syntax::NodeKind::kComment) return true;
-    if (auto d = parse_noqa(n.text())) {
-      uint32_t line = source ? source->position(n.span().begin).line : n.start_point().row;
-      NoqaDirective& slot = out[line];
-      slot.all = slot.all || d->all;
-      slot.codes.insert(slot.codes.end(), d->codes.begin(), d->codes.end());
-    }
-    return false;
-  });
+  uint32_t last_comment = UINT32_MAX;
+  for_each_occurrence(
+      tree, "noqa",
+      [&](syntax::Node n) {
+        if (n.kind() != syntax::NodeKind::kComment || n.start() == last_comment) return;
+        last_comment = n.start();
+        if (auto d = parse_noqa(n.text())) {
+          uint32_t line = source ? source->position(n.span().begin).line : n.start_point().row;
+          NoqaDirective& slot = out[line];
+          slot.all = slot.all || d->all;
+          slot.codes.insert(slot.codes.end(), d->codes.begin(), d->codes.end());
+        }
+      },
+      /*ignore_case=*/true);
   return out;
 }
 

@@ -34,38 +34,51 @@ bool is_output_statement(Node stmt) {
   return children.size() == 1 && callee_text(children[0]) == "R.output";
 }
 
+// The call whose callee is the attribute node `callee` (`R.dataflow` in `R.dataflow()`).
+Node call_of(Node callee) {
+  if (!callee || callee.kind() != NodeKind::kAttribute) return Node();
+  Node call = callee.parent();
+  if (!call || call.kind() != NodeKind::kCall || !(call.field(syntax::Field::kFunction) == callee))
+    return Node();
+  return call;
+}
+
 void check_empty_dataflow(LintContext& ctx) {
   if (!ctx.tree()) return;
-  walk_named_nodes(*ctx.tree(), [&](Node n) {
-    if (n.kind() != NodeKind::kWithStatement) return true;
-    Node call = with_call(n);
-    if (!call || callee_text(call) != "R.dataflow" || n.has_error()) return true;
+  for_each_occurrence(*ctx.tree(), "R.dataflow", [&](Node callee) {
+    Node call = call_of(callee);
+    if (!call || callee_text(call) != "R.dataflow") return;
+    Node item = call.parent();
+    if (!item || item.kind() != NodeKind::kWithItem) return;
+    Node n = item.parent();
+    if (n && n.kind() == NodeKind::kWithClause) n = n.parent();
+    if (!n || n.kind() != NodeKind::kWithStatement || n.has_error() || !(with_call(n) == call))
+      return;
     Node body = n.field(syntax::Field::kBody);
-    if (!body) return false;
+    if (!body) return;
     for (Node s : body.named_children()) {
       if (s.kind() == NodeKind::kComment || s.kind() == NodeKind::kPassStatement ||
           is_output_statement(s))
         continue;
-      return false;
+      return;
     }
     auto& d = ctx.report(call.span(), "this dataflow block binds nothing");
     if (auto lines = whole_lines(ctx.source(), n.span()))
       d.with_fix("remove the empty dataflow block", *lines, "");
-    return false;
   });
 }
 
 void check_print(LintContext& ctx) {
   if (!ctx.tree()) return;
-  walk_named_nodes(*ctx.tree(), [&](Node n) {
-    if (n.kind() != NodeKind::kCall || callee_text(n) != "R.print") return true;
+  for_each_occurrence(*ctx.tree(), "R.print", [&](Node callee) {
+    Node n = call_of(callee);
+    if (!n || callee_text(n) != "R.print") return;
     auto& d = ctx.report(n.span(), "R.print(...) left in the code");
     Node stmt = n.parent();
     if (stmt && stmt.kind() == NodeKind::kExpressionStatement) {
       if (auto lines = whole_lines(ctx.source(), stmt.span()))
         d.with_fix("remove the R.print call", *lines, "");
     }
-    return true;
   });
 }
 
