@@ -69,6 +69,16 @@ std::string paragraph(const std::vector<std::string_view>& lines, size_t i) {
   return out;
 }
 
+// The heading text from its code on (`E0101: title`, "E0101` — title"), or "" when the heading
+// does not start with a code.
+std::string_view code_of_heading(std::string_view line, int level) {
+  std::string_view rest = trim(line.substr(static_cast<size_t>(level)));
+  if (!rest.empty() && rest.front() == '`') rest.remove_prefix(1);
+  if (rest.size() < 5 || !is_diagnostic_code(rest.substr(0, 5))) return {};
+  if (rest.size() > 5 && std::isalnum(static_cast<unsigned char>(rest[5]))) return {};
+  return rest;
+}
+
 }  // namespace
 
 bool is_diagnostic_code(std::string_view text) {
@@ -96,11 +106,9 @@ std::vector<CodeDoc> parse_code_docs(std::string_view markdown, const std::strin
     if (trim(lines[i]).substr(0, 3) == "```") in_fence = !in_fence;
     int level = heading_level(lines[i]);
     if (in_fence || level < 2 || level > 4) continue;
+    std::string_view rest = code_of_heading(lines[i], level);
+    if (rest.empty()) continue;
     std::string_view heading = trim(lines[i].substr(static_cast<size_t>(level)));
-    std::string_view rest = heading;
-    if (!rest.empty() && rest.front() == '`') rest.remove_prefix(1);
-    if (rest.size() < 5 || !is_diagnostic_code(rest.substr(0, 5))) continue;
-    if (rest.size() > 5 && std::isalnum(static_cast<unsigned char>(rest[5]))) continue;
     CodeDoc doc;
     doc.code = std::string(rest.substr(0, 5));
     rest.remove_prefix(5);
@@ -116,13 +124,13 @@ std::vector<CodeDoc> parse_code_docs(std::string_view markdown, const std::strin
     doc.title = plain_text(rest);
     doc.page = page;
     doc.anchor = heading_anchor(heading);
-    // The section runs to the next heading of the same or a higher level.
+    // The section runs to the next heading of the same or a higher level, or of another code.
     size_t end = i + 1;
     bool fence = false;
     for (; end < lines.size(); ++end) {
       if (trim(lines[end]).substr(0, 3) == "```") fence = !fence;
       int l = heading_level(lines[end]);
-      if (!fence && l && l <= level) break;
+      if (!fence && l && (l <= level || !code_of_heading(lines[end], l).empty())) break;
     }
     fence = false;
     for (size_t j = i + 1; j < end; ++j) {

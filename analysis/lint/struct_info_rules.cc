@@ -90,7 +90,15 @@ void check_weak_annotation(LintContext& ctx) {
     auto& d =
         ctx.report(span, "the annotation " + syntax::to_text(written) +
                              " is less precise than the inferred struct info " + inferred_text);
-    d.note("later code sees only what the annotation says about `" + b->var->name + "`");
+    // TVM trusts an annotation on a call (the annotation becomes the call's struct info) and
+    // ignores a weaker one on any other value (the variable keeps the value's struct info).
+    if (b->value.is<ir::Call>())
+      d.note("TVM takes the annotation as the call's struct info: later uses of `" + b->var->name +
+             "` only know what it says");
+    else
+      d.note(
+          "TVM ignores an annotation less precise than the value's struct info; it only misleads "
+          "the reader");
     if (ann) d.with_fix("annotate with the inferred struct info", ann.span(), inferred_text);
   });
 }
