@@ -178,8 +178,7 @@ Runner add_check_command(CLI::App& app) {
                                      "well-formedness) and lint warnings");
   cmd->add_option("inputs", options->inputs,
                   "Files to check; directories are searched recursively for *.relax files (in "
-                  "sorted order); "
-                  "- reads standard input")
+                  "sorted order); - reads standard input")
       ->required();
   cmd->add_option(
          "--format", options->format,
@@ -187,16 +186,20 @@ Runner add_check_command(CLI::App& app) {
          "json (one array of objects on stdout), sarif (a SARIF 2.1.0 log on stdout, for code "
          "scanning) or github (GitHub Actions annotations on stdout)")
       ->check(CLI::IsMember({"text", "json", "sarif", "github"}));
-  cmd->add_option(
-      "--select", options->select,
-      "Report only these codes: codes or prefixes, comma-separated (W1001,W10,E,ALL); replaces "
-      "the default set, so rules that are off by default can be chosen");
-  cmd->add_option(
-      "--extend-select", options->extend_select,
-      "Report these codes as well as the default set (e.g. W1012 to turn on an optional rule)");
-  cmd->add_option(
-      "--ignore", options->ignore,
-      "Do not report these codes or prefixes; the most specific of --select and --ignore wins");
+  // Each occurrence takes one value (a comma-separated list); occurrences accumulate, and the
+  // inputs that follow are not taken for more values.
+  cmd->add_option("--select", options->select,
+                  "Report only these codes: codes or prefixes, comma-separated (W1001,W10,E,ALL), "
+                  "replacing the default set, so rules that are off by default can be chosen")
+      ->allow_extra_args(false);
+  cmd->add_option("--extend-select", options->extend_select,
+                  "Report these codes as well as the default set (e.g. W1012 to turn on an "
+                  "optional rule)")
+      ->allow_extra_args(false);
+  cmd->add_option("--ignore", options->ignore,
+                  "Do not report these codes or prefixes; the most specific of --select and "
+                  "--ignore wins")
+      ->allow_extra_args(false);
   cmd->add_flag("--warnings-as-errors", options->warnings_as_errors,
                 "Exit with 1 when there are warnings, not only errors");
   cmd->add_flag("--statistics", options->statistics,

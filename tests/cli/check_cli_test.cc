@@ -120,6 +120,20 @@ TEST_CASE("relax check exit codes") {
   }
 }
 
+TEST_CASE("rule options take one value each and leave the inputs alone") {
+  TempDir dir;
+  std::string file = dir.write("w.relax", kWarning);
+  auto r = run_command(check_args({"--ignore", "W1002", "--select", "W1001", file}));
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.find(file + ":3:5: warning[W1001]") != std::string::npos);
+  auto repeated = run_command(
+      check_args({"--select", "W1002", "--select", "W1001,W1003", "--statistics", file}));
+  CHECK(repeated.out == "1\tW1001\tunused-binding\n");
+  auto equals = run_command(check_args({"--ignore=W1001", file, "--warnings-as-errors"}));
+  CHECK(equals.exit_code == 0);
+  CHECK(equals.err.empty());
+}
+
 TEST_CASE("relax check walks directories in sorted order") {
   TempDir dir;
   dir.write("b/two.relax", kWarning);
