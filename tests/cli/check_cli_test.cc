@@ -100,13 +100,13 @@ TEST_CASE("relax check exit codes") {
     CHECK(run_command(check_args({"--ignore", "E02", "-"}), kError).exit_code == 0);
   }
   SECTION("2 for usage errors") {
+    // No input: relax exits before reading it (writing to it would raise SIGPIPE here).
     CHECK(run_command(check_args({})).exit_code == 2);
-    CHECK(run_command(check_args({"--format", "xml", "-"}), kClean).exit_code == 2);
-    auto bad = run_command(check_args({"--select", "W1001,bogus", "-"}), kClean);
+    CHECK(run_command(check_args({"--format", "xml", "-"})).exit_code == 2);
+    auto bad = run_command(check_args({"--select", "W1001,bogus", "-"}));
     CHECK(bad.exit_code == 2);
     CHECK(bad.err.find("invalid rule selector 'BOGUS' for --select") != std::string::npos);
-    CHECK(run_command(check_args({"--statistics", "--format", "sarif", "-"}), kClean).exit_code ==
-          2);
+    CHECK(run_command(check_args({"--statistics", "--format", "sarif", "-"})).exit_code == 2);
   }
   SECTION("2 for a missing file, after checking the others") {
     TempDir dir;
