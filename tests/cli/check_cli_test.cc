@@ -1,6 +1,6 @@
 // End-to-end tests of `relax check`: exit codes (0 clean or warnings, 1 errors or warnings with
 // --warnings-as-errors, 2 usage and I/O errors), directory walking, standard input, the output
-// formats, and the golden outputs of tests/golden/check (each NAME.relax has NAME.FORMAT.expected
+// formats, and the golden outputs of tests/golden/check_cli (each NAME.relax has NAME.FORMAT.expected
 // for the formats text, json, sarif and github; a first line `# args: ...` adds arguments).
 // RELAX_UPDATE_GOLDEN=1 rewrites the expectations.
 #include <unistd.h>
@@ -237,7 +237,7 @@ TEST_CASE("relax check formats and statistics") {
 }
 
 TEST_CASE("golden outputs of relax check") {
-  fs::path dir = relax::test::tests_dir() / "golden" / "check";
+  fs::path dir = relax::test::tests_dir() / "golden" / "check_cli";
   auto files = relax::test::list_files(dir, ".relax");
   REQUIRE(files.size() >= 3);
   for (const auto& path : files) {
