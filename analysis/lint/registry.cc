@@ -6,7 +6,7 @@
 //   W1004 unused-dataflow-value      on   unused.cc
 //   W1005 redundant-match-cast       on   struct_info_rules.cc
 //   W1006 weak-annotation            on   struct_info_rules.cc
-//   W1007 call-tir-arity             on   call_tir.cc
+//   W1007 unused-symbolic-var        on   symbolic_rules.cc
 //   W1008 unused-private-function    on   module_rules.cc
 //   W1009 empty-dataflow-block       on   syntax_rules.cc
 //   W1010 missing-return-annotation  on   module_rules.cc
@@ -14,6 +14,9 @@
 //   W1012 print-call                 off  syntax_rules.cc
 //   W1013 legacy-spelling            off  spelling_rules.cc (a note)
 //   W1014 mixed-spellings            off  spelling_rules.cc
+//
+// R.call_tir's argument count against the prim_func is not a lint rule: inference checks the call
+// against the prim_func's signature (E0372).
 #include "analysis/lint/lint.h"
 
 namespace relax::analysis::lint {
@@ -21,7 +24,7 @@ namespace relax::analysis::lint {
 void register_unused_rules(LintRegistry& registry);
 void register_shadowing_rules(LintRegistry& registry);
 void register_struct_info_rules(LintRegistry& registry);
-void register_call_tir_rules(LintRegistry& registry);
+void register_symbolic_rules(LintRegistry& registry);
 void register_module_rules(LintRegistry& registry);
 void register_syntax_rules(LintRegistry& registry);
 void register_purity_rules(LintRegistry& registry);
@@ -31,7 +34,7 @@ void register_builtin_lints(LintRegistry& registry) {
   register_unused_rules(registry);
   register_shadowing_rules(registry);
   register_struct_info_rules(registry);
-  register_call_tir_rules(registry);
+  register_symbolic_rules(registry);
   register_module_rules(registry);
   register_syntax_rules(registry);
   register_purity_rules(registry);

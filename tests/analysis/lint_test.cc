@@ -291,76 +291,42 @@ TEST_CASE("W1006 weak-annotation") {
   }
 }
 
-namespace {
-
-std::string call_tir_module(const std::string& prim_params, const std::string& call) {
-  return "# from tvm.script import ir as I\n"
-         "# from tvm.script import tir as T\n"
-         "# from tvm.script import relax as R\n"
-         "\n"
-         "@I.ir_module\n"
-         "class Module:\n"
-         "    @T.prim_func(private=True)\n"
-         "    def k(" +
-         prim_params +
-         "):\n"
-         "        T.evaluate(0)\n"
-         "\n"
-         "    @R.function\n"
-         "    def main(x: " +
-         kT4 +
-         ") -> R.Tensor((4,), \"float32\"):\n"
-         "        cls = Module\n"
-         "        y = " +
-         call +
-         "\n"
-         "        return y\n";
-}
-
-const std::string kBuf = "T.Buffer((4,), \"float32\")";
-
-}  // namespace
-
-TEST_CASE("W1007 call-tir-arity") {
-  SECTION("one input and one output for a prim_func of three parameters") {
-    auto run = check(call_tir_module("A: " + kBuf + ", B: " + kBuf + ", C: " + kBuf,
-                                     "R.call_tir(cls.k, (x,), out_sinfo=" + kT4 + ")"));
-    auto w = run.of("W1007");
-    REQUIRE(w.size() == 1);
-    CHECK(w[0].line == 14);
-    CHECK(w[0].column == 13);
-    CHECK(w[0].message ==
-          "R.call_tir passes 1 input and 1 output buffer (2 in all) to `k`, which takes 3 "
-          "parameters");
-    REQUIRE(w[0].diag.labels.size() == 1);
-    auto label = relax::analysis::source_range(w[0].diag.labels[0].span);
-    CHECK(label.line == 8);
-    CHECK(label.column == 9);
-    CHECK(label.end_column == 10);
-  }
-  SECTION("symbolic arguments and in-place outputs count as TVM counts them") {
-    auto with_vars = check(
-        call_tir_module("A: " + kBuf + ", B: " + kBuf + ", n: T.int64",
-                        "R.call_tir(cls.k, (x,), out_sinfo=" + kT4 + ", tir_vars=R.shape([4]))"));
-    CHECK(with_vars.of("W1007").empty());
-    auto inplace = check(call_tir_module(
-        "A: " + kBuf + ", B: " + kBuf,
-        "R.call_tir_inplace(cls.k, (x, x), inplace_indices=[0], out_sinfo=" + kT4 + ")"));
-    CHECK(inplace.of("W1007").empty());
-    auto wrong = check(call_tir_module(
-        "A: " + kBuf, "R.call_tir(cls.k, (x,), out_sinfo=" + kT4 + ", tir_vars=R.shape([4]))"));
-    auto w = wrong.of("W1007");
-    REQUIRE(w.size() == 1);
-    CHECK(w[0].message ==
-          "R.call_tir passes 1 input and 1 output buffer and 1 symbolic argument (3 in all) to "
-          "`k`, which takes 1 "
-          "parameter");
-  }
-  SECTION("left alone: matching counts") {
-    auto run = check(call_tir_module("A: " + kBuf + ", B: " + kBuf,
-                                     "R.call_tir(cls.k, (x,), out_sinfo=" + kT4 + ")"));
-    CHECK(run.of("W1007").empty());
-    CHECK(run.rows.empty());
+TEST_CASE("W1007 unused-symbolic-var") {
+  std::string text =
+      function("f(x: R.Tensor((\"k\",), \"float32\")) -> R.Tensor(ndim=1, dtype=\"float32\")",
+               "    k = T.int64()\n"
+               "    n = T.int64()\n"
+               "    m, p = T.int64(), T.int64()\n"
+               "    y = R.match_cast(x, R.Tensor((m,), \"float32\"))\n"
+               "    @R.function\n"
+               "    def g(z: " +
+                   kT4 + ") -> " + kT4 +
+                   ":\n"
+                   "        q = T.int64()\n"
+                   "        w = R.match_cast(y, R.Tensor((q,), \"float32\"))\n"
+                   "        return z\n"
+                   "    r = g(x)\n"
+                   "    return y\n");
+  auto run = check(text);
+  auto w = run.of("W1007");
+  REQUIRE(w.size() == 2);
+  CHECK(w[0].line == 6);
+  CHECK(w[0].column == 5);
+  CHECK(w[0].message == "the symbolic variable `n` is declared but never used");
+  REQUIRE(w[0].diag.fix);
+  CHECK(w[0].diag.fix->span.begin == text.find("    n = T.int64()"));
+  CHECK(w[1].line == 7);
+  CHECK(w[1].column == 8);
+  CHECK(w[1].message == "the symbolic variable `p` is declared but never used");
+  CHECK_FALSE(w[1].diag.fix);  // the statement declares `m` too
+  SECTION("left alone: prim_funcs declare their own variables") {
+    auto prim = check(kHeader +
+                      "@T.prim_func\n"
+                      "def k(a: T.handle):\n"
+                      "    n = T.int64()\n"
+                      "    A = T.match_buffer(a, (n,))\n"
+                      "    T.evaluate(0)\n");
+    CHECK(prim.of("W1007").empty());
   }
 }
 
