@@ -200,7 +200,7 @@ void check_prim_value_info(VirtualMachine& vm, ArgList args, Value*) {
   std::string expect = "a prim value";
   if (dtype.kind() == ValueKind::kDType) {
     DLDataType t = dtype.as_dtype();
-    expect = "a " + dtype_name(t) + " value";
+    expect = "a value of dtype " + dtype_name(t);
     ok = is_float(t) ? value.kind() == ValueKind::kFloat : value.kind() == ValueKind::kInt;
   }
   if (!ok) fail_checked(vm, err, "expected " + expect + " but got " + describe_value(value));

@@ -142,7 +142,7 @@ std::string Executable::disassemble(const DisassembleOptions& options) const {
     out << "\nvm " << fn.name << "(";
     for (size_t p = 0; p < fn.param_names.size(); ++p) out << (p ? ", " : "") << fn.param_names[p];
     out << "): " << fn.num_args << (fn.num_args == 1 ? " arg, " : " args, ")
-        << fn.register_file_size << " registers";
+        << fn.register_file_size << (fn.register_file_size == 1 ? " register" : " registers");
     if (!fn.shape_slot_names.empty()) {
       out << ", shape slots [";
       for (size_t s = 0; s < fn.shape_slot_names.size(); ++s) {

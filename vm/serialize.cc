@@ -63,18 +63,19 @@ class Reader {
   }
   // A count of items each at least `min_item_bytes` long, checked against what is left.
   uint64_t count(const char* what, size_t min_item_bytes) {
+    size_t at = pos_;
     auto n = get<uint64_t>(what);
-    if (min_item_bytes && n > remaining() / min_item_bytes) {
-      throw VMError(std::string("corrupt executable: ") + what + " count " + std::to_string(n) +
-                    " exceeds the remaining " + std::to_string(remaining()) + " bytes");
+    if (n > remaining() / min_item_bytes) {
+      throw VMError(std::string("truncated or corrupt executable: ") + what + " count " +
+                    std::to_string(n) + " at byte " + std::to_string(at) + " exceeds the " +
+                    std::to_string(remaining()) + " bytes left");
     }
     return n;
   }
   std::string get_string(const char* what) {
-    uint64_t n = count(what, 1);
-    std::string s(reinterpret_cast<const char*>(bytes_.data() + pos_), n);
-    pos_ += n;
-    return s;
+    auto n = get<uint64_t>(what);
+    auto p = reinterpret_cast<const char*>(take(n, what));
+    return std::string(p, n);
   }
   DLDataType get_dtype() {
     DLDataType t;
@@ -83,7 +84,7 @@ class Reader {
     t.lanes = get<uint16_t>("dtype");
     return t;
   }
-  const uint8_t* take(size_t n, const char* what) {
+  const uint8_t* take(uint64_t n, const char* what) {
     need(n, what);
     const uint8_t* p = bytes_.data() + pos_;
     pos_ += n;
@@ -93,7 +94,7 @@ class Reader {
   size_t position() const { return pos_; }
 
  private:
-  void need(size_t n, const char* what) {
+  void need(uint64_t n, const char* what) {
     if (remaining() < n) {
       throw VMError(std::string("truncated executable: ") + what + " at byte " +
                     std::to_string(pos_) + " needs " + std::to_string(n) + " bytes, " +
