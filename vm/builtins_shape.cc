@@ -55,14 +55,16 @@ std::string plural(int64_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
-// Checks `actual` against heap code `code`/`r`; `what` names the value ("dimension 1").
+// Checks `actual` against heap code `code`/`r`; `dim` is the dimension's index, or -1 for a
+// prim value (messages only: no string is built unless the check fails).
 void match_one(VirtualMachine& vm, const Value& err, std::span<int64_t> heap, int64_t code,
-               int64_t r, int64_t actual, const std::string& what) {
+               int64_t r, int64_t actual, int64_t dim) {
+  auto what = [dim] { return dim < 0 ? std::string("value") : "dimension " + std::to_string(dim); };
   switch (static_cast<MatchShapeCode>(code)) {
     case MatchShapeCode::kAssertEqualToImm:
       if (actual != r) {
         fail_checked(vm, err,
-                     what + " is " + std::to_string(actual) + " but the function expects " +
+                     what() + " is " + std::to_string(actual) + " but the function expects " +
                          std::to_string(r));
       }
       return;
@@ -75,7 +77,7 @@ void match_one(VirtualMachine& vm, const Value& err, std::span<int64_t> heap, in
       int64_t expect = heap_slot(heap, r);
       if (actual != expect) {
         fail_checked(vm, err,
-                     what + " is " + std::to_string(actual) + " but the function expects " +
+                     what() + " is " + std::to_string(actual) + " but the function expects " +
                          slot_text(vm, r, expect));
       }
       return;
@@ -117,7 +119,7 @@ void match_shape(VirtualMachine& vm, ArgList args, Value*) {
   std::span<int64_t> heap = heap_arg(args, 1);
   for (int64_t i = 0; i < n; ++i) {
     match_one(vm, err, heap, int_arg(args, 3 + 2 * i, "code"), int_arg(args, 4 + 2 * i, "r"),
-              dims[static_cast<size_t>(i)], "dimension " + std::to_string(i));
+              dims[static_cast<size_t>(i)], i);
   }
 }
 
@@ -128,7 +130,7 @@ void match_prim_value(VirtualMachine& vm, ArgList args, Value*) {
     fail_checked(vm, err, "expected an int but got " + describe_value(value));
   }
   match_one(vm, err, heap_arg(args, 1), int_arg(args, 2, "code"), int_arg(args, 3, "r"),
-            value.as_int(), "value");
+            value.as_int(), -1);
 }
 
 static int64_t make_one(std::span<int64_t> heap, int64_t code, int64_t r) {

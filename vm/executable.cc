@@ -76,7 +76,7 @@ Status Executable::finalize() {
 }
 
 std::optional<int64_t> Executable::find_function(std::string_view name) const {
-  auto it = index_.find(std::string(name));
+  auto it = index_.find(name);
   if (it == index_.end()) return std::nullopt;
   return it->second;
 }

@@ -79,7 +79,12 @@ class Executable {
 
  private:
   Status validate() const;
-  std::unordered_map<std::string, int64_t> index_;
+  // Looked up by string_view without building a string (heterogeneous lookup).
+  struct NameHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+  };
+  std::unordered_map<std::string, int64_t, NameHash, std::equal_to<>> index_;
   bool finalized_ = false;
 };
 

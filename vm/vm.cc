@@ -9,6 +9,7 @@
 
 #include <cstring>
 #include <iostream>
+#include <new>
 
 namespace relax::vm {
 
@@ -192,8 +193,16 @@ void VirtualMachine::unwind(size_t depth) {
 // Entry points
 
 Result<Value> VirtualMachine::invoke(std::string_view name, std::span<const Value> args) {
-  auto f = exe_->find_function(name);
-  if (!f) return Error{"the executable has no function `" + std::string(name) + "`"};
+  // Callers invoke the same function over and over: remember the last name looked up.
+  std::optional<int64_t> f;
+  if (name == last_name_) {
+    f = last_index_;
+  } else {
+    f = exe_->find_function(name);
+    if (!f) return Error{"the executable has no function `" + std::string(name) + "`"};
+    last_name_ = name;
+    last_index_ = *f;
+  }
   const FunctionInfo& fn = exe_->functions[static_cast<size_t>(*f)];
   if (fn.kind != FunctionKind::kVMFunction) {
     return Error{"`" + fn.name + "` is a " + function_kind_name(fn.kind) +
@@ -229,10 +238,11 @@ Result<Value> VirtualMachine::invoke(std::string_view name, std::span<const Valu
     }
     args = full;
   }
-  auto start = Clock::now();
   try {
+    if (!profiler_) return run_entry(*f, args);
+    auto start = Clock::now();
     Value result = run_entry(*f, args);
-    if (profiler_) profiler_->record_invocation(start, Clock::now());
+    profiler_->record_invocation(start, Clock::now());
     return result;
   } catch (const VMError& e) {
     return Error{e.what()};
@@ -323,8 +333,11 @@ Value VirtualMachine::run(size_t entry_depth) {
   Value* regs = regs_.data() + base;
   int64_t pc = functions[frames_.back().func].start_instr;
 
+  // Argument pointers of the current call, and slots for the immediates and function indices
+  // it passes. The slots are raw storage: they only ever hold ints and function references,
+  // which own nothing, so they are neither constructed up front nor destroyed.
   const Value* ptr_buf[kInlineArgs];
-  Value imm_buf[kInlineArgs];
+  alignas(Value) unsigned char imm_buf[kInlineArgs * sizeof(Value)];
 
   auto special = [this](int64_t r) -> const Value& {
     return r == kVoidRegister ? null_ : context_value_;
@@ -412,14 +425,14 @@ Value VirtualMachine::run(size_t entry_depth) {
           break;
         }
         const Value** ptrs = ptr_buf;
-        Value* imms = imm_buf;
-        std::vector<const Value*> ptr_heap;
-        std::vector<Value> imm_heap;
-        if (n > kInlineArgs) {
-          ptr_heap.resize(static_cast<size_t>(n));
-          imm_heap.resize(static_cast<size_t>(n));
-          ptrs = ptr_heap.data();
-          imms = imm_heap.data();
+        Value* imms = reinterpret_cast<Value*>(imm_buf);
+        std::unique_ptr<const Value*[]> ptr_heap;
+        std::unique_ptr<unsigned char[]> imm_heap;
+        if (n > kInlineArgs) [[unlikely]] {
+          ptr_heap.reset(new const Value*[static_cast<size_t>(n)]);
+          imm_heap.reset(new unsigned char[static_cast<size_t>(n) * sizeof(Value)]);
+          ptrs = ptr_heap.get();
+          imms = reinterpret_cast<Value*>(imm_heap.get());
         }
         for (int64_t i = 0; i < n; ++i) {
           int64_t word = aw[i], v = arg_value(word);
@@ -428,15 +441,13 @@ Value VirtualMachine::run(size_t entry_depth) {
               ptrs[i] = v < kVoidRegister ? &regs[v] : &special(v);
               break;
             case ArgKind::kImmediate:
-              imms[i] = Value(v);
-              ptrs[i] = &imms[i];
+              ptrs[i] = new (&imms[i]) Value(v);
               break;
             case ArgKind::kConstant:
               ptrs[i] = &consts[v];
               break;
             case ArgKind::kFunction:
-              imms[i] = Value::function(v);
-              ptrs[i] = &imms[i];
+              ptrs[i] = new (&imms[i]) Value(Value::function(v));
               break;
           }
         }

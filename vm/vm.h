@@ -131,6 +131,8 @@ class VirtualMachine {
   Value context_value_;
 
   std::unordered_map<std::string, Value> params_;
+  std::string last_name_;  // invoke's last lookup
+  int64_t last_index_ = -1;
   Profiler* profiler_ = nullptr;
 
   relax_kernel_context kernel_ctx_{};
