@@ -246,7 +246,8 @@ Result<std::shared_ptr<Executable>> Executable::load(std::span<const uint8_t> by
     for (uint64_t i = 0; i < nconsts; ++i) exe->constants.push_back(load_constant(r, i));
     uint64_t nwords = r.count("code word", 8);
     exe->instr_data.resize(nwords);
-    std::memcpy(exe->instr_data.data(), r.take(nwords * 8, "code"), nwords * 8);
+    const uint8_t* code = r.take(nwords * 8, "code");
+    if (nwords) std::memcpy(exe->instr_data.data(), code, nwords * 8);
     if (r.remaining()) {
       return Error{"corrupt executable: " + std::to_string(r.remaining()) +
                    " unexpected bytes after the code"};
