@@ -38,7 +38,7 @@ std::shared_ptr<Executable> symbolic_program() {
   return finish(b);
 }
 
-TEST_CASE("match_shape stores and checks symbolic dims; make_shape builds the result",
+TEST_CASE("match_shape stores and checks symbolic dims, make_shape builds the result",
           "[vm][shape]") {
   auto vm = make_vm(symbolic_program());
   Value x(empty_tensor({2, 3}, kFloat32));

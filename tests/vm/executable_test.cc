@@ -267,7 +267,7 @@ TEST_CASE("validation: jumps, fall-through, arity, and builder misuse", "[vm][ex
   }
 }
 
-TEST_CASE("constants are deduplicated; large ints become constants", "[vm][exe]") {
+TEST_CASE("constants are deduplicated, large ints become constants", "[vm][exe]") {
   ExecutableBuilder b;
   Tensor t = make_tensor({1}, {1});
   CHECK(b.string_arg("a") == b.string_arg("a"));

@@ -81,7 +81,7 @@ std::shared_ptr<Executable> countdown_program(bool forever) {
   return finish(b);
 }
 
-TEST_CASE("deep recursion runs without C++ recursion; unbounded recursion is an error", "[vm]") {
+TEST_CASE("deep recursion runs without C++ recursion, unbounded recursion is an error", "[vm]") {
   auto vm = make_vm(countdown_program(false));
   CHECK(vm->invoke("count", {Value(int64_t{50000})})->as_int() == 0);
 
@@ -247,7 +247,7 @@ TEST_CASE("values the kernel ABI cannot pass are rejected", "[vm]") {
         "(tensors, ints, floats, strings, handles and null)");
 }
 
-TEST_CASE("kernels return ints and tensors; returned tensors are copied", "[vm]") {
+TEST_CASE("kernels return ints and tensors, returned tensors are copied", "[vm]") {
   ExecutableBuilder b;
   b.declare_function("main", {});
   int64_t ret_tensor = b.declare_extern("ret_tensor"), k42 = b.declare_extern("forty_two");

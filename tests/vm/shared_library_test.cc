@@ -133,7 +133,7 @@ int32_t my_negate(relax_kernel_context* ctx, const relax_arg* args, int32_t n, r
 }
 )C";
 
-TEST_CASE("a model library holds kernels and the executable; the runtime alone runs it",
+TEST_CASE("a model library holds kernels and the executable, the runtime alone runs it",
           "[vm][so]") {
   TempDir dir;
   auto exe = model_program(4, false);
@@ -164,7 +164,7 @@ TEST_CASE("a model library holds kernels and the executable; the runtime alone r
   CHECK(std::find(names.begin(), names.end(), "vscale") != names.end());
 }
 
-TEST_CASE("user libraries provide extern functions; kernels resolve only in their library",
+TEST_CASE("user libraries provide extern functions, kernels resolve only in their library",
           "[vm][so]") {
   TempDir dir;
   auto exe = model_program(3, true);
