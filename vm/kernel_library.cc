@@ -20,9 +20,7 @@ Result<std::shared_ptr<SharedLibrary>> SharedLibrary::open(const std::string& pa
   lib->handle_ = handle;
   lib->path_ = path;
   link_map* map = nullptr;
-  if (dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map) {
-    lib->base_ = reinterpret_cast<const void*>(map->l_addr);
-  }
+  if (dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0) lib->map_ = map;
   auto version = static_cast<const int32_t*>(dlsym(handle, "relax_kernel_abi_version"));
   auto blob = static_cast<const uint8_t*>(dlsym(handle, "relax_executable_blob"));
   auto blob_size = static_cast<const uint64_t*>(dlsym(handle, "relax_executable_blob_size"));
@@ -60,8 +58,11 @@ SharedLibrary::~SharedLibrary() {
 relax_kernel_fn SharedLibrary::resolve(std::string_view name) const {
   void* sym = dlsym(handle_, std::string(name).c_str());
   if (!sym) return nullptr;
+  // dlsym also searches the library's dependencies; keep only symbols of the library itself
+  // (the object whose link map holds the symbol must be this one).
   Dl_info info;
-  if (base_ && dladdr(sym, &info) && info.dli_fbase != base_) return nullptr;
+  void* owner = nullptr;
+  if (map_ && dladdr1(sym, &info, &owner, RTLD_DL_LINKMAP) && owner != map_) return nullptr;
   return reinterpret_cast<relax_kernel_fn>(sym);
 }
 

@@ -45,7 +45,7 @@ class SharedLibrary final : public KernelLibrary {
  private:
   SharedLibrary() = default;
   void* handle_ = nullptr;
-  const void* base_ = nullptr;  // load address, to check symbols belong to this library
+  const void* map_ = nullptr;  // the library's link map, to check symbols belong to it
   std::string path_;
   std::span<const uint8_t> blob_;
 };

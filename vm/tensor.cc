@@ -160,4 +160,39 @@ bool tensor_equal(const TensorObj& a, const TensorObj& b) {
   return a.nbytes() == 0 || std::memcmp(a.data(), b.data(), a.nbytes()) == 0;
 }
 
+Tensor from_dlpack(DLManagedTensor* managed) {
+  const DLTensor& dl = managed->dl_tensor;
+  std::span<const int64_t> shape(dl.shape, static_cast<size_t>(dl.ndim));
+  if (dl.strides) {
+    int64_t expect = 1;
+    for (int32_t i = dl.ndim - 1; i >= 0; --i) {
+      if (dl.shape[i] != 1 && dl.strides[i] != expect) {
+        throw_error("from_dlpack: a tensor with non-compact strides is not supported");
+      }
+      expect *= dl.shape[i];
+    }
+  }
+  void* data = static_cast<char*>(dl.data) + dl.byte_offset;
+  return tensor_from_external(data, shape, dl.dtype, dl.device, [managed](void*) {
+    if (managed->deleter) managed->deleter(managed);
+  });
+}
+
+namespace {
+// The DLManagedTensor to_dlpack hands out, owning a reference to the tensor.
+struct ExportedTensor {
+  DLManagedTensor managed;
+  Tensor tensor;
+};
+}  // namespace
+
+DLManagedTensor* to_dlpack(const Tensor& tensor) {
+  auto* e = new ExportedTensor{{tensor->dl(), nullptr, nullptr}, tensor};
+  e->managed.manager_ctx = e;
+  e->managed.deleter = [](DLManagedTensor* self) {
+    delete static_cast<ExportedTensor*>(self->manager_ctx);
+  };
+  return &e->managed;
+}
+
 }  // namespace relax::vm

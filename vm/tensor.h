@@ -101,4 +101,11 @@ bool tensor_equal(const TensorObj& a, const TensorObj& b);
 
 std::string shape_string(std::span<const int64_t> shape);  // "[2, 3]"
 
+// DLPack exchange with other frameworks. from_dlpack takes ownership of `managed` (its deleter
+// runs when the last view goes) and accepts compact tensors only (null or row-major strides);
+// throws VMError otherwise, without taking ownership. to_dlpack shares the tensor's memory until
+// the consumer calls the deleter.
+Tensor from_dlpack(DLManagedTensor* managed);
+DLManagedTensor* to_dlpack(const Tensor& tensor);
+
 }  // namespace relax::vm

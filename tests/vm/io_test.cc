@@ -292,5 +292,36 @@ TEST_CASE("half-precision conversions round to nearest even", "[vm][io]") {
   CHECK_FALSE(parse_dtype("quux32").has_value());
 }
 
+TEST_CASE("DLPack exchange shares memory and runs the owner's deleter once", "[vm][io]") {
+  Tensor t = make_tensor({2, 2}, {1, 2, 3, 4});
+  DLManagedTensor* m = to_dlpack(t);
+  CHECK(m->dl_tensor.data == t->data());
+  CHECK(m->dl_tensor.ndim == 2);
+  CHECK(t->use_count() == 2);
+  Tensor back = from_dlpack(m);  // takes ownership of `m`
+  CHECK(back->data() == t->data());
+  CHECK(tensor_equal(*back, *t));
+  back = Tensor();
+  CHECK(t->use_count() == 1);  // the deleter released the exported reference
+
+  static int deleted = 0;
+  static float data[6] = {0, 1, 2, 3, 4, 5};
+  static int64_t shape[2] = {3, 2}, strides[2] = {2, 1}, bad_strides[2] = {1, 3};
+  deleted = 0;
+  DLManagedTensor foreign{{data, {kDLCPU, 0}, 2, {kDLFloat, 32, 1}, shape, strides, 4},
+                          nullptr,
+                          [](DLManagedTensor*) { ++deleted; }};
+  {
+    Tensor f = from_dlpack(&foreign);
+    CHECK(f->data_as<float>()[0] == 1);  // byte_offset applied
+    CHECK(shape_string(f->shape()) == "[3, 2]");
+  }
+  CHECK(deleted == 1);
+  foreign.dl_tensor.strides = bad_strides;
+  CHECK_THROWS_WITH(from_dlpack(&foreign),
+                    "from_dlpack: a tensor with non-compact strides is not supported");
+  CHECK(deleted == 1);
+}
+
 }  // namespace
 }  // namespace relax::vm::test
