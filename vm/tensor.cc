@@ -160,17 +160,21 @@ bool tensor_equal(const TensorObj& a, const TensorObj& b) {
   return a.nbytes() == 0 || std::memcmp(a.data(), b.data(), a.nbytes()) == 0;
 }
 
+bool is_compact(const DLTensor& dl) {
+  if (!dl.strides) return true;
+  int64_t expect = 1;
+  for (int32_t i = dl.ndim - 1; i >= 0; --i) {
+    if (dl.shape[i] != 1 && dl.strides[i] != expect) return false;
+    expect *= dl.shape[i];
+  }
+  return true;
+}
+
 Tensor from_dlpack(DLManagedTensor* managed) {
   const DLTensor& dl = managed->dl_tensor;
   std::span<const int64_t> shape(dl.shape, static_cast<size_t>(dl.ndim));
-  if (dl.strides) {
-    int64_t expect = 1;
-    for (int32_t i = dl.ndim - 1; i >= 0; --i) {
-      if (dl.shape[i] != 1 && dl.strides[i] != expect) {
-        throw_error("from_dlpack: a tensor with non-compact strides is not supported");
-      }
-      expect *= dl.shape[i];
-    }
+  if (!is_compact(dl)) {
+    throw_error("from_dlpack: a tensor with non-compact strides is not supported");
   }
   void* data = static_cast<char*>(dl.data) + dl.byte_offset;
   return tensor_from_external(data, shape, dl.dtype, dl.device, [managed](void*) {

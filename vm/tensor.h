@@ -101,6 +101,9 @@ bool tensor_equal(const TensorObj& a, const TensorObj& b);
 
 std::string shape_string(std::span<const int64_t> shape);  // "[2, 3]"
 
+// Whether a DLTensor is row-major without gaps (null strides, or the strides of its shape).
+bool is_compact(const DLTensor& dl);
+
 // DLPack exchange with other frameworks. from_dlpack takes ownership of `managed` (its deleter
 // runs when the last view goes) and accepts compact tensors only (null or row-major strides);
 // throws VMError otherwise, without taking ownership. to_dlpack shares the tensor's memory until

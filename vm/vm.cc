@@ -25,21 +25,10 @@ const char* kernel_kind_text(FunctionKind kind) {
 
 // A VM-owned copy of a tensor a kernel returned (the kernel keeps its own).
 Tensor copy_returned_tensor(const DLTensor& dl) {
-  std::span<const int64_t> shape(dl.shape, static_cast<size_t>(dl.ndim));
-  if (dl.strides) {
-    int64_t expect = 1;
-    for (int32_t i = dl.ndim - 1; i >= 0; --i) {
-      if (dl.shape[i] != 1 && dl.strides[i] != expect) {
-        throw_error("a returned tensor with non-compact strides is not supported");
-      }
-      expect *= dl.shape[i];
-    }
-  }
-  Ref<StorageObj> storage =
-      make_ref<StorageObj>(static_cast<char*>(dl.data) + dl.byte_offset, static_cast<size_t>(0),
-                           dl.device, std::function<void(void*)>());
-  TensorObj view(storage, 0, shape, dl.dtype);
-  return clone_tensor(view, dl.device);
+  if (!is_compact(dl)) throw_error("a returned tensor with non-compact strides is not supported");
+  Tensor view = tensor_from_external(static_cast<char*>(dl.data) + dl.byte_offset,
+                                     {dl.shape, static_cast<size_t>(dl.ndim)}, dl.dtype, dl.device);
+  return clone_tensor(*view, dl.device);
 }
 
 }  // namespace
@@ -195,7 +184,7 @@ void VirtualMachine::unwind(size_t depth) {
 Result<Value> VirtualMachine::invoke(std::string_view name, std::span<const Value> args) {
   // Callers invoke the same function over and over: remember the last name looked up.
   std::optional<int64_t> f;
-  if (name == last_name_) {
+  if (last_index_ >= 0 && name == last_name_) {
     f = last_index_;
   } else {
     f = exe_->find_function(name);

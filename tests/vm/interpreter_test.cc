@@ -268,6 +268,7 @@ TEST_CASE("kernels return ints and tensors, returned tensors are copied", "[vm]"
 TEST_CASE("invoke checks the argument count and fills bound parameters", "[vm]") {
   auto vm = make_vm(add_program(2));
   Value a(make_tensor({2}, {1, 2})), w(make_tensor({2}, {5, 5}));
+  CHECK(error_of(vm->invoke("", {})) == "the executable has no function ``");  // a fresh VM
   CHECK(error_of(vm->invoke("main", {a, a, a})) == "main: expected 2 arguments (a, b) but got 3");
   CHECK(error_of(vm->invoke("main", {a})) ==
         "main: expected 2 arguments (a, b) but got 1; `b` is not bound to a parameter value "
