@@ -237,6 +237,8 @@ Result<Value> VirtualMachine::invoke(std::string_view name, std::span<const Valu
     return Error{e.what()};
   } catch (const std::bad_alloc&) {
     return Error{fn.name + ": out of memory"};
+  } catch (const std::exception& e) {
+    return Error{fn.name + ": internal error: " + e.what()};
   }
 }
 
@@ -255,6 +257,8 @@ Result<Value> VirtualMachine::call(const Value& callee, std::span<const Value> a
     return call_function(f, all);
   } catch (const VMError& e) {
     return Error{e.what()};
+  } catch (const std::exception& e) {
+    return Error{std::string("internal error: ") + e.what()};
   }
 }
 
