@@ -4,7 +4,11 @@
 namespace relax::analysis {
 
 void register_binary_ops(OpRegistry& registry);
+void register_structural_ops(OpRegistry& registry);
 
-void register_builtin_ops(OpRegistry& registry) { register_binary_ops(registry); }
+void register_builtin_ops(OpRegistry& registry) {
+  register_binary_ops(registry);
+  register_structural_ops(registry);
+}
 
 }  // namespace relax::analysis

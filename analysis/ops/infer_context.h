@@ -3,6 +3,7 @@
 // offending argument or attribute and names where an operand's shape came from.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -59,6 +60,12 @@ class InferContext {
   std::string op_name() const;  // "R.add"
   bool failed() const { return failed_; }
 
+  // The value bound to `expr` when it is a variable whose binding the normalizer has seen
+  // (following aliases), else `expr` itself. Inference depends on struct info alone except in
+  // the few places TVM looks through bindings (R.memory.view's dtype, call_tir's argument tuple).
+  ir::Ref<ir::Expr> lookup_binding(const ir::Ref<ir::Expr>& expr) const;
+  void set_binding_lookup(std::function<ir::Ref<ir::Expr>(const ir::Var&)> lookup) { lookup_ = std::move(lookup); }
+
  private:
   const OpInfo& op_;
   ir::Ref<ir::Call> call_;
@@ -67,6 +74,7 @@ class InferContext {
   arith::Analyzer& analyzer_;
   ir::DiagnosticBag& diags_;
   bool failed_ = false;
+  std::function<ir::Ref<ir::Expr>(const ir::Var&)> lookup_;
 };
 
 }  // namespace relax::analysis
