@@ -15,7 +15,8 @@ bool is_ident_char(char c) {
 
 }  // namespace
 
-ir::Span find_identifier(ir::Span within, const std::string& name, size_t occurrence) {
+ir::Span find_identifier(ir::Span within, const std::string& name, size_t occurrence,
+                         bool attribute) {
   if (!within.is_known() || name.empty()) return ir::Span::unknown();
   auto file = ir::SourceManager::global().get(within.file);
   if (!file) return ir::Span::unknown();
@@ -47,7 +48,7 @@ ir::Span find_identifier(ir::Span within, const std::string& name, size_t occurr
       continue;
     size_t before = start;
     while (before > 0 && text[before - 1] == ' ') --before;
-    if (before > 0 && text[before - 1] == '.') continue;  // an attribute: cls.x
+    if (before > 0 && text[before - 1] == '.' && !attribute) continue;  // cls.x
     size_t after = p;
     while (after < text.size() && text[after] == ' ') ++after;
     if (after + 1 < text.size() && text[after] == '=' && text[after + 1] != '=')
@@ -63,11 +64,14 @@ ir::Span find_identifier(ir::Span within, const std::string& name, size_t occurr
 ir::Span argument_span(const ir::Call& call, size_t i) {
   if (i >= call.args.size()) return call.span;
   const auto& arg = call.args[i];
-  auto v = arg.as_ptr<ir::Var>();
-  if (!v) return arg && arg->span.is_known() ? arg->span : call.span;
+  // Variables and global variables are shared nodes: their spans are their definitions.
+  std::string name;
+  if (auto v = arg.as_ptr<ir::Var>()) name = v->name;
+  if (auto g = arg.as_ptr<ir::GlobalVar>()) name = g->name;
+  if (name.empty()) return arg && arg->span.is_known() ? arg->span : call.span;
   size_t occurrence = 0;
   for (size_t j = 0; j < i; ++j) {
-    if (call.args[j].get() == v) ++occurrence;
+    if (call.args[j].get() == arg.get()) ++occurrence;
   }
   // Skip the callee's own text (`R.add`, `cls.f`): arguments start after the first parenthesis.
   ir::Span args = call.span;
@@ -76,7 +80,7 @@ ir::Span argument_span(const ir::Call& call, size_t i) {
     size_t open = text.find('(');
     if (open != std::string_view::npos) args.begin += static_cast<uint32_t>(open);
   }
-  ir::Span found = find_identifier(args, v->name, occurrence);
+  ir::Span found = find_identifier(args, name, occurrence, arg.is<ir::GlobalVar>());
   return found.is_known() ? found : call.span;
 }
 

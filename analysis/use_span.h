@@ -12,8 +12,10 @@ namespace relax::analysis {
 // span, or the call's span when the text cannot be read.
 ir::Span argument_span(const ir::Call& call, size_t i);
 
-// The span of the identifier `name` inside `within` (the `occurrence`-th one, counting from 0),
-// skipping strings, attribute names (`cls.x`) and keyword names (`x=`); unknown when absent.
-ir::Span find_identifier(ir::Span within, const std::string& name, size_t occurrence = 0);
+// The span of the identifier `name` inside `within` (the `occurrence`-th one, counting from 0;
+// the last one when there are fewer), skipping strings, keyword names (`x=`) and, unless
+// `attribute` (a module function written `cls.f`), attribute names; unknown when absent.
+ir::Span find_identifier(ir::Span within, const std::string& name, size_t occurrence = 0,
+                         bool attribute = false);
 
 }  // namespace relax::analysis

@@ -182,9 +182,12 @@ class RelaxChecker {
       diags_.error(codes::kNotANF, span_of(seq->body, seq->span),
                    "the result of a function body or branch must be a variable, constant or tuple");
     }
+    ir::Span saved_at = at_;
+    if (seq->span.is_known()) at_ = seq->span;
     last_use_ = true;
     check_expr(seq->body);
     last_use_ = false;
+    at_ = saved_at;
     check_has_sinfo(seq);
   }
 
@@ -548,7 +551,7 @@ class RelaxChecker {
       return found.is_known() ? found : at_;
     }
     if (auto g = e.as_ptr<ir::GlobalVar>()) {
-      ir::Span found = find_identifier(at_, g->name);
+      ir::Span found = find_identifier(at_, g->name, 0, /*attribute=*/true);
       if (found.is_known()) return found;
     }
     return e->span.is_known() ? e->span : at_;

@@ -4,6 +4,10 @@
 // struct info), match_cast defines vars, functions get their return struct info.
 #include "analysis/normalize/normalizer.h"
 
+#include <cstdint>
+
+#include "analysis/use_span.h"
+
 namespace relax::analysis::normalize_detail {
 
 using ir::make;
@@ -39,7 +43,12 @@ void Normalizer::normalize_function(const Ref<ir::Function>& func) {
     ret = erase_to_well_defined(body_sinfo, {}, is_defined, analyzer_);
   } else if (ret && body_sinfo && !body_failed &&
              struct_info_base_check(ret, body_sinfo, analyzer_) == BaseCheck::kFailL0) {
+    // The returned variable's use is its last occurrence in the function's text (`return x`).
     ir::Span at = func->body->body ? span_of(func->body->body, func->span) : func->span;
+    if (auto v = func->body->body.as_ptr<ir::Var>()) {
+      ir::Span use = find_identifier(func->body->span, v->name, SIZE_MAX);
+      if (use.is_known()) at = use;
+    }
     diags_
         .warning(codes::kReturnMismatch, at,
                  "the returned value can never match the declared return struct info: declared " +

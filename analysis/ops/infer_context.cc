@@ -151,6 +151,11 @@ ir::Diagnostic& InferContext::error_at_attr(std::string_view name, std::string c
   return diags_.error(std::move(code), span, std::move(message));
 }
 
+ir::Diagnostic& InferContext::error_at(ir::Span span, std::string code, std::string message) {
+  failed_ = true;
+  return diags_.error(std::move(code), span.is_known() ? span : call_->span, std::move(message));
+}
+
 ir::Diagnostic& InferContext::warning(std::string code, std::string message) {
   return diags_.warning(std::move(code), call_->span, std::move(message));
 }

@@ -53,6 +53,9 @@ class InferContext {
   ir::Diagnostic& error_at_arg(size_t i, std::string code, std::string message);
   ir::Diagnostic& error_at_attr(std::string_view name, std::string code, std::string message);
   ir::Diagnostic& warning(std::string code, std::string message);
+  // An error at another place of the call (a struct-info argument such as out_sinfo); the call's
+  // span when `span` is unknown.
+  ir::Diagnostic& error_at(ir::Span span, std::string code, std::string message);
   // "where `x`'s shape comes from": the span of the binding or parameter that defined argument
   // i's variable, when known. Inference errors about shapes add it as a secondary label.
   std::optional<ir::Span> origin_of_arg(size_t i) const;

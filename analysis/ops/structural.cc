@@ -256,10 +256,10 @@ bool validate_call_tir(InferContext& ctx, const Ref<StructInfo>& out,
   }
   BaseCheck check = struct_info_base_check(d.ret, out, ctx.analyzer());
   if (check == BaseCheck::kFailL0 || check == BaseCheck::kFailL1) {
-    ctx.error(codes::kSignature,
-              ctx.op_name() + ": out_sinfo " + struct_info_text(out) +
-                  " does not match the prim_func's output buffers, which imply " +
-                  struct_info_text(d.ret))
+    ctx.error_at(out->span, codes::kSignature,
+                 ctx.op_name() + ": out_sinfo " + struct_info_text(out) +
+                     " does not match the prim_func's output buffers, which imply " +
+                     struct_info_text(d.ret))
         .note("the prim_func's signature is " + struct_info_text(ctx.arg_sinfo(0)));
     return false;
   }
