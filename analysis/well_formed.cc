@@ -652,11 +652,23 @@ class TirChecker : public ir::tir::Visitor {
     at_ = saved;
   }
 
+  void visit_expr(const Ref<ir::tir::PrimExpr>& e) override {
+    if (!e) return;
+    ir::Span saved = at_;
+    // A variable's span is its definition, not this use.
+    if (e->span.is_known() && !e.is<ir::tir::Var>()) at_ = e->span;
+    ir::tir::Visitor::visit_expr(e);
+    at_ = saved;
+  }
+
   void visit_var(const Ref<ir::tir::Var>& v) override {
+    // The innermost statement or expression with a span holds the use; find the name in it.
+    ir::Span use = find_identifier(at_, v->name);
+    if (!use.is_known()) use = at_;
     auto it = defined_.find(v.get());
     if (it == defined_.end() || it->second == 0) {
       if (reported_.insert(v.get()).second) {
-        diags_.error(codes::kTirUndefinedVar, at_,
+        diags_.error(codes::kTirUndefinedVar, use,
                      "variable `" + v->name + "` is used in prim_func `" + name_ +
                          "` where nothing defines it");
       }
@@ -665,7 +677,7 @@ class TirChecker : public ir::tir::Visitor {
     auto loop = loop_depth_.find(v.get());
     if (loop != loop_depth_.end() && loop->second < block_depth_ &&
         reported_loop_.insert(v.get()).second) {
-      diags_.error(codes::kTirLoopVarInBlock, at_,
+      diags_.error(codes::kTirLoopVarInBlock, use,
                    "block `" + block_name_ + "` uses the loop variable `" + v->name +
                        "` of an enclosing loop directly; bind it to an iteration variable "
                        "(T.axis.*) and use that");
@@ -762,10 +774,11 @@ class TirChecker : public ir::tir::Visitor {
       define_buffer_vars(m->buffer);
       use_buffer_exprs(m->buffer);
     }
-    for (const auto& r : b->reads) visit_region(r);
-    for (const auto& r : b->writes) visit_region(r);
+    // The body first: its uses have spans, the (often completed) access regions do not.
     visit_stmt(b->init);
     visit_stmt(b->body);
+    for (const auto& r : b->reads) visit_region(r);
+    for (const auto& r : b->writes) visit_region(r);
     for (const auto& m : b->match_buffers) undefine_buffer_vars(m->buffer);
     for (const auto& iv : b->iter_vars) undefine(iv->var);
     block_depth_ = saved_depth;

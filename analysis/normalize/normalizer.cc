@@ -118,6 +118,11 @@ void Normalizer::normalize_var_binding(ir::VarBinding& b) {
     return;
   }
   if (is_expression_statement(b)) {
+    // A statement that failed stays a statement (its value is unknown, and unused).
+    if (failed && ir::is_void_sinfo(annotation)) {
+      var->struct_info = annotation;
+      return;
+    }
     if (!failed && !ir::is_void_sinfo(inferred)) {
       diags_
           .error(codes::kNonVoidStatement, value->span,
@@ -138,7 +143,8 @@ void Normalizer::normalize_var_binding(ir::VarBinding& b) {
                  "the annotation of `" + var->name +
                      "` is incompatible with its value: annotated " + struct_info_text(annotation) +
                      ", inferred " + struct_info_text(inferred))
-          .label(value->span, "the value has struct info " + struct_info_text(inferred));
+          .label(value_span(value, b.span),
+                 "the value has struct info " + struct_info_text(inferred));
     }
     // TVM installs the annotation on a call (its result is trusted); other values keep their
     // own struct info and the annotation is only checked. A failed inference keeps the annotation.
@@ -161,7 +167,7 @@ void Normalizer::normalize_match_cast(ir::MatchCast& b) {
           .error(codes::kMatchCast, b.span.is_known() ? b.span : b.var->span,
                  "R.match_cast can never succeed: the value has struct info " +
                      struct_info_text(vs) + ", the target is " + struct_info_text(target))
-          .label(value->span, "this value is " + struct_info_text(vs));
+          .label(value_span(value, b.span), "this value is " + struct_info_text(vs));
     }
   }
   b.var->struct_info = target;
@@ -193,6 +199,15 @@ Ref<StructInfo> Normalizer::erase_in_scope(const Ref<StructInfo>& sinfo) {
 }
 
 // --- Helpers -------------------------------------------------------------------------------------
+
+ir::Span Normalizer::value_span(const Ref<ir::Expr>& value, ir::Span binding) const {
+  if (auto v = value.as_ptr<ir::Var>()) {
+    // The value comes last in `name: annotation = value`.
+    ir::Span found = find_identifier(binding, v->name, SIZE_MAX);
+    if (found.is_known()) return found;
+  }
+  return span_of(value, binding);
+}
 
 Ref<StructInfo> Normalizer::set_sinfo(const Ref<ir::Expr>& e, Ref<StructInfo> sinfo) {
   if (!sinfo) sinfo = make<ir::ObjectStructInfo>();

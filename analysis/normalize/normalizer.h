@@ -74,6 +74,8 @@ class Normalizer {
   void poison(const ir::Object* node) { poisoned_.insert(node); }
   bool is_poisoned(const ir::Object* node) const { return poisoned_.count(node) != 0; }
   ir::Span span_of(const Ref<ir::Expr>& e, ir::Span fallback) const;
+  // Where a binding's value is written (a variable is found by name in the binding's text).
+  ir::Span value_span(const Ref<ir::Expr>& value, ir::Span binding) const;
 
   ir::IRModule& module_;
   ir::DiagnosticBag& diags_;

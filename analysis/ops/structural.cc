@@ -286,7 +286,7 @@ Ref<StructInfo> infer_call_tir_inplace(InferContext& ctx) {
   }
   std::vector<Ref<StructInfo>> outputs = output_list(out);
   auto indices = inplace_indices(ctx, args->fields.size(), outputs.size(), "R.call_tir");
-  if (!indices) return nullptr;
+  if (!indices) return out;  // the declared output, whatever the error
   // An output computed in place is its input: their shapes must agree (TVM requires it proven;
   // here a provable difference is the error).
   for (size_t i = 0; i < indices->size(); ++i) {
@@ -296,7 +296,7 @@ Ref<StructInfo> infer_call_tir_inplace(InferContext& ctx) {
     if (!o) {
       ctx.error(codes::kInplace, ctx.op_name() + ": output " + std::to_string(i) +
                                      " is computed in place, so it must be a tensor");
-      return nullptr;
+      return out;  // the declared output, whatever the error
     }
     auto in = args->fields[static_cast<size_t>(j)].as_ptr<ir::TensorStructInfo>();
     const PrimExprs* os = o->shape_values();
@@ -311,7 +311,7 @@ Ref<StructInfo> infer_call_tir_inplace(InferContext& ctx) {
           ctx.op_name() + ": output " + std::to_string(i) + " is argument " + std::to_string(j) +
               " updated in place, but their shapes differ: output " + struct_info_text(outputs[i]) +
               ", argument " + struct_info_text(args->fields[static_cast<size_t>(j)]));
-      return nullptr;
+      return out;  // the declared output, whatever the error
     }
   }
   validate_call_tir(ctx, out, indices);
@@ -358,7 +358,7 @@ Ref<StructInfo> infer_call_inplace_packed(InferContext& ctx) {
   auto indices =
       inplace_indices(ctx, ctx.num_args() - 1, ret.is<ir::TupleStructInfo>() ? outputs.size() : 1,
                       "R.call_pure_packed");
-  if (!indices) return nullptr;
+  if (!indices) return ret;
   for (size_t i = 0; i < indices->size(); ++i) {
     int64_t j = (*indices)[i];
     if (j < 0) continue;
@@ -371,7 +371,7 @@ Ref<StructInfo> infer_call_inplace_packed(InferContext& ctx) {
                            std::to_string(j) +
                            " updated in place, but their struct infos differ: result " +
                            struct_info_text(result) + ", argument " + struct_info_text(arg));
-      return nullptr;
+      return ret;
     }
   }
   return ret;
@@ -457,9 +457,8 @@ Ref<StructInfo> infer_assert(InferContext& ctx) {
                          ": the condition must be a boolean scalar (R.Prim(\"bool\") or a 0-d bool "
                          "tensor), got " +
                          struct_info_text(ctx.arg_sinfo(0)));
-    return nullptr;
   }
-  return ir::void_sinfo();
+  return ir::void_sinfo();  // the result is void whatever the condition
 }
 
 // --- Tensors passed through

@@ -170,7 +170,6 @@ Ref<StructInfo> infer_view(InferContext& ctx) {
   if (!overrun.empty()) {
     ctx.error(kViewBounds,
               ctx.op_name() + ": the view exceeds the bounds of the tensor it views: " + overrun);
-    return nullptr;
   }
   if (out_shape) return tensor_with_shape(*out_shape, out_dtype, data->vdevice);
   return tensor_with_ndim(out_ndim, out_dtype, data->vdevice);
