@@ -192,15 +192,20 @@ Ref<ir::Expr> Normalizer::normalize_op_call(const Ref<ir::Call>& call,
   const OpInfo* info = registry_.find(name);
   if (!info) {
     auto& d = diags_.error(codes::kUnknownOp, call->span, "unknown op `" + short_name(name) + "`");
-    std::string best;
-    size_t best_distance = 3;
-    for (const OpInfo* op : registry_.all()) {
-      size_t dist = edit_distance(op->name, name);
-      if (dist < best_distance) {
-        best_distance = dist;
-        best = op->name;
+    auto cached = suggestions_.find(name);
+    if (cached == suggestions_.end()) {
+      std::string best;
+      size_t best_distance = 3;
+      for (const OpInfo* op : registry_.all()) {
+        size_t dist = edit_distance(op->name, name);
+        if (dist < best_distance) {
+          best_distance = dist;
+          best = op->name;
+        }
       }
+      cached = suggestions_.emplace(name, best).first;
     }
+    const std::string& best = cached->second;
     if (!best.empty()) d.note("did you mean `" + short_name(best) + "`?");
     d.note("the result of an unknown op is taken to be R.Object");
     set_sinfo(current, nullptr);

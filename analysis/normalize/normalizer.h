@@ -96,6 +96,8 @@ class Normalizer {
   std::unordered_map<const ir::Var*, Ref<ir::Function>> local_functions_;
   // Expressions and variables whose struct info is unknown because of an error already reported.
   std::unordered_set<const ir::Object*> poisoned_;
+  // The closest known op name for each unknown op seen ("" when none is close).
+  std::unordered_map<std::string, std::string> suggestions_;
 };
 
 }  // namespace relax::analysis::normalize_detail

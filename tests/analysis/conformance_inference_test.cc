@@ -18,6 +18,7 @@
 #include "analysis/struct_info.h"
 #include "analysis/well_formed.h"
 #include "ir/source.h"
+#include "ir/visitor.h"
 #include "syntax/frontend.h"
 #include "syntax/frontend/relax_frontend.h"
 #include "syntax/printer.h"
@@ -30,8 +31,10 @@ namespace {
 
 // Floors recorded as regression guards; raise them as inference improves.
 constexpr size_t kMinimumExactAfterNormalize = 1387;
-constexpr double kMinimumBindingAgreement = 0.0;  // set from the measured value below
-constexpr double kMinimumFileAgreement = 0.0;
+// Measured before the op catalogue landed (most differences then come from ops missing from the
+// registry; see the test's report of the kinds of difference).
+constexpr double kMinimumBindingAgreement = 0.54;
+constexpr double kMinimumFileAgreement = 0.51;
 
 std::optional<std::vector<std::filesystem::path>> conformance_files() {
   auto shared = test::shared_dir();
@@ -100,6 +103,16 @@ void uses_of(const Ref<ir::Expr>& e, std::vector<const ir::Var*>& out) {
     if (i->false_branch) uses_of(i->false_branch->body, out);
   }
 }
+
+// Counts expressions left without struct info (ops excepted, as in TVM).
+class MissingSinfo : public ir::ExprVisitor {
+ public:
+  size_t missing = 0;
+  void visit(const Ref<ir::Expr>& e) override {
+    if (e && !e->struct_info && !e.is<ir::Op>()) ++missing;
+    ir::ExprVisitor::visit(e);
+  }
+};
 
 }  // namespace
 
@@ -181,10 +194,20 @@ TEST_CASE("inference from the parameters agrees with TVM's printed struct info")
     }
     analysis::arith::Analyzer az({.non_negative_int64_vars = true});
     bool file_ok = true;
+    std::unordered_set<const ir::Var*> differing;
+    auto uses_differing = [&](const Ref<ir::Binding>& b) {
+      std::vector<const ir::Var*> uses;
+      uses_of(b->value, uses);
+      return std::any_of(uses.begin(), uses.end(),
+                         [&](const ir::Var* v) { return differing.count(v) != 0; });
+    };
     for (const auto& [b, ann] : annotated) {
       ++bindings;
       const Ref<ir::StructInfo>& inferred = b->var->struct_info;
-      if (syntax::relax_fe::same_sinfo(ann, inferred)) {
+      // What TVM printed is all there is to compare with: equal texts agree (TVM's printer drops
+      // an extern function's derivation function, for one).
+      if (syntax::relax_fe::same_sinfo(ann, inferred) ||
+          syntax::to_text(ann) == syntax::to_text(inferred)) {
         ++agree;
         ++agree_arith;
         continue;
@@ -197,10 +220,17 @@ TEST_CASE("inference from the parameters agrees with TVM's printed struct info")
         kind = "equal up to arithmetic form";
       } else if (tainted.count(b->var.get())) {
         kind = "depends on an op missing from the registry";
+      } else if (uses_differing(b)) {
+        kind = "follows from a difference in a binding it uses";
+      } else if (b->value.is<ir::Call>() && analysis::struct_info_base_check(ann, inferred, az) ==
+                                                analysis::BaseCheck::kFailL0) {
+        kind = "call annotation provably wrong (E0350: a module malformed on purpose)";
       } else if (ann_ge && b->value.is<ir::Call>()) {
         kind = "TVM kept a weaker user annotation on a call";
       } else if (inf_ge && b->value.is<ir::Call>()) {
-        kind = "TVM kept (trusted) a more specific user annotation on a call";
+        kind = "call annotated more specifically than inferred (TVM trusts call annotations)";
+      } else if (b->value.is<ir::Call>()) {
+        kind = "TVM kept an unproven user annotation on a call";
       } else if (inferred.is<ir::ObjectStructInfo>()) {
         kind = "inferred R.Object (an inference error)";
       } else if (ann_ge) {
@@ -211,6 +241,7 @@ TEST_CASE("inference from the parameters agrees with TVM's printed struct info")
         kind = "incompatible";
       }
       file_ok = false;
+      differing.insert(b->var.get());
       ++kinds[kind];
       ++kind_ops[kind][op_of(b->value)];
       if (verbose && samples.size() < 400 && kind != "depends on an op missing from the registry") {
@@ -234,6 +265,13 @@ TEST_CASE("inference from the parameters agrees with TVM's printed struct info")
                    static_cast<double>(bindings ? bindings : 1)
             << "%) up to arithmetic form; " << files_agree << " / " << files_with_bindings
             << " files (" << 100.0 * file_share << "%) agree on every binding\n";
+  size_t missing_op = kinds["depends on an op missing from the registry"];
+  std::cout << "  excluding the " << missing_op
+            << " bindings that depend on ops missing from the registry: " << agree << " / "
+            << bindings - missing_op << " ("
+            << 100.0 * static_cast<double>(agree) /
+                   static_cast<double>(std::max<size_t>(1, bindings - missing_op))
+            << "%)\n";
   std::vector<std::pair<size_t, std::string>> sorted;
   for (const auto& [k, n] : kinds) sorted.emplace_back(n, k);
   std::sort(sorted.rbegin(), sorted.rend());
@@ -266,7 +304,7 @@ TEST_CASE("normalize and well-formedness never crash on conformance files") {
     WARN("../shared/conformance/tvm-v0.20 is absent: skipping");
     return;
   }
-  size_t checked = 0;
+  size_t checked = 0, missing = 0;
   std::map<std::string, size_t> codes;
   for (const auto& path : *files) {
     for (bool ignore : {false, true}) {
@@ -280,6 +318,12 @@ TEST_CASE("normalize and well-formedness never crash on conformance files") {
       if (!ignore) {
         for (size_t i = before; i < diags.size(); ++i) ++codes[diags.items()[i].code];
       }
+      // Every expression has its struct info after normalization.
+      MissingSinfo walker;
+      for (const auto& member : result.module->functions) {
+        if (auto f = member.func.as<ir::Function>()) walker.visit(f);
+      }
+      missing += walker.missing;
       ++checked;
     }
   }
@@ -287,4 +331,36 @@ TEST_CASE("normalize and well-formedness never crash on conformance files") {
   for (const auto& [code, n] : codes) std::cout << " " << code << ": " << n;
   std::cout << "\n";
   CHECK(checked == 2 * files->size());
+  CHECK(missing == 0);
+}
+
+TEST_CASE("normalize and well-formedness never crash on damaged conformance files") {
+  auto files = conformance_files();
+  if (!files) {
+    WARN("../shared/conformance/tvm-v0.20 is absent: skipping");
+    return;
+  }
+  // Each file with one line removed (a different line per file): broken bodies, missing
+  // definitions, dangling uses. Only the absence of crashes and hangs is checked.
+  size_t checked = 0;
+  for (size_t k = 0; k < files->size(); ++k) {
+    std::string text = test::read_file((*files)[k]);
+    std::vector<size_t> starts{0};
+    for (size_t i = 0; i < text.size(); ++i) {
+      if (text[i] == '\n') starts.push_back(i + 1);
+    }
+    size_t line = (k * 7 + 3) % starts.size();
+    size_t end = line + 1 < starts.size() ? starts[line + 1] : text.size();
+    std::string damaged = text.substr(0, starts[line]) + text.substr(end);
+    for (bool ignore : {false, true}) {
+      ir::DiagnosticBag diags;
+      auto result = syntax::parse_text(damaged, (*files)[k].filename().string(), diags);
+      analysis::NormalizeOptions options;
+      options.ignore_binding_annotations = ignore;
+      analysis::normalize_module(*result.module, diags, options);
+      analysis::check_well_formed(*result.module, diags);
+    }
+    ++checked;
+  }
+  CHECK(checked == files->size());
 }
