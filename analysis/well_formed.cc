@@ -21,7 +21,7 @@
 //   E0415  an expression without struct info, or a function without a return struct info
 //          (the module was not normalized)
 //   E0416  a shape expression (R.shape([...])) with a non-integer dimension
-//   E0417  a dataflow variable used inside a struct info (as a tensor's shape)
+//   E0417  a variable that outlives its dataflow block takes its shape from a dataflow variable
 //   E0418  a call of an op with a normalization rule that is not in its normalized form (the
 //          call_tir family takes its arguments as an inline tuple)
 //   E0420  TIR: a buffer accessed with a number of indices that differs from its rank
@@ -40,6 +40,7 @@
 #include "analysis/ops/op_registry.h"
 #include "analysis/struct_info.h"
 #include "analysis/use_span.h"
+#include "ir/structural_equal.h"
 #include "ir/tir_visitor.h"
 
 namespace relax::analysis {
@@ -218,6 +219,7 @@ class RelaxChecker {
                    "dataflow variable `" + var->name + "` is defined outside a dataflow block");
     }
     check_sinfo(var->struct_info, at);
+    if (!var->is_dataflow()) check_no_dataflow_shape(var, at);
     define_var(var, at);
     at_ = saved_at;
   }
@@ -386,11 +388,13 @@ class RelaxChecker {
     ir::DiagnosticBag scratch;
     InferContext ctx(*info, call, std::move(arg_sinfo), analyzer_, scratch);
     Ref<ir::Call> normalized = info->normalize(ctx);
-    if (normalized && !normalized.same_as(call)) {
-      diags_.error(codes::kNotNormalized, call->span,
-                   "this " + callee_text(*call) +
-                       " call is not in normalized form (its arguments must be an inline "
-                       "tuple)");
+    // A rule may rebuild an equal call: only a change counts.
+    if (normalized && !normalized.same_as(call) && !ir::structural_equal(normalized, call)) {
+      auto& d = diags_.error(codes::kNotNormalized, call->span,
+                             "this " + callee_text(*call) + " call is not in its normalized form");
+      if (op->name.rfind("relax.call_tir", 0) == 0) {
+        d.note("the arguments must be an inline tuple: (x, y)");
+      }
     }
   }
 
@@ -471,15 +475,6 @@ class RelaxChecker {
         }
         return;
       }
-      case ir::ObjectKind::kTensorStructInfo: {
-        const auto& t = static_cast<const ir::TensorStructInfo&>(*s);
-        if (auto v = t.shape.as_ptr<ir::Var>(); v && v->is_dataflow()) {
-          diags_.error(
-              codes::kDataflowVarInSinfo, at,
-              "dataflow variable `" + v->name + "` is used as a tensor's shape in a struct info");
-        }
-        break;
-      }
       case ir::ObjectKind::kTupleStructInfo:
         for (const auto& f : static_cast<const ir::TupleStructInfo&>(*s).fields) check_sinfo(f, at);
         return;
@@ -487,6 +482,25 @@ class RelaxChecker {
         break;
     }
     for (const auto& v : tir_vars_in(s)) check_symbolic_use(v, at);
+  }
+
+  // A variable that outlives its dataflow block cannot take its shape from a dataflow variable.
+  void check_no_dataflow_shape(const Ref<ir::Var>& var, ir::Span at) {
+    std::function<void(const Ref<StructInfo>&)> visit = [&](const Ref<StructInfo>& s) {
+      if (auto t = s.as_ptr<ir::TensorStructInfo>()) {
+        if (auto v = t->shape.as_ptr<ir::Var>(); v && v->is_dataflow()) {
+          diags_
+              .error(codes::kDataflowVarInSinfo, at,
+                     "the struct info of `" + var->name +
+                         "` takes its shape from dataflow variable `" + v->name +
+                         "`, which ends with its dataflow block")
+              .note("output the shape variable too, or annotate `" + var->name + "` with the dims");
+        }
+      } else if (auto tu = s.as_ptr<ir::TupleStructInfo>()) {
+        for (const auto& f : tu->fields) visit(f);
+      }
+    };
+    visit(var->struct_info);
   }
 
   void check_prim(const Ref<ir::tir::PrimExpr>& e, ir::Span at) {

@@ -54,6 +54,9 @@ std::optional<int64_t> int_of(const ObjectRef& v) {
 
 std::optional<ObjectRef> convert_attr(const AttrSpec& spec, const ObjectRef& raw) {
   ObjectRef value = expr_to_value(raw);
+  // A value unwrapped from a positional Relax expression keeps the expression's span, so that
+  // errors about it point at the argument.
+  if (value && raw && value.get() != raw.get() && !value->span.is_known()) value->span = raw->span;
   if (!value) {
     if (spec.optional || spec.kind == AttrKind::kDType || spec.kind == AttrKind::kAny) {
       if (spec.kind == AttrKind::kDType) return ObjectRef(make<ir::StringValue>("void"));
@@ -122,6 +125,14 @@ std::optional<ObjectRef> convert_attr(const AttrSpec& spec, const ObjectRef& raw
             if (!v.is<ir::StringValue>()) return std::nullopt;
             out->items.push_back(v);
         }
+      }
+      // Already in canonical form: keep the node (a canonical call binds to itself).
+      if (auto same = raw.as_ptr<ir::ArrayValue>();
+          same && same->items.size() == out->items.size()) {
+        bool identical = true;
+        for (size_t i = 0; identical && i < out->items.size(); ++i)
+          identical = same->items[i].same_as(out->items[i]);
+        if (identical) return raw;
       }
       return keep_span(out);
     }
@@ -260,8 +271,14 @@ Ref<ir::Call> bind_op_call(const OpInfo& op, const Ref<ir::Call>& call, ir::Diag
   std::vector<ObjectRef> values(op.attrs.size());
   std::vector<bool> set(op.attrs.size(), false);
   for (size_t i = 0; i < positional_attrs.size(); ++i) {
-    values[i] = positional_attrs[i];
-    set[i] = true;
+    size_t index = i;
+    if (i < op.attr_positions.size()) {
+      for (size_t k = 0; k < op.attrs.size(); ++k) {
+        if (op.attrs[k].name == op.attr_positions[i]) index = k;
+      }
+    }
+    values[index] = positional_attrs[i];
+    set[index] = true;
   }
   for (const ir::Attrs::Entry* entry : keyword_attrs) {
     size_t index = op.attrs.size();

@@ -18,7 +18,21 @@ InferContext::InferContext(const OpInfo& op, Ref<ir::Call> call, std::vector<Ref
   arg_sinfo_.resize(call_->args.size(), ir::make<ir::ObjectStructInfo>());
 }
 
-void InferContext::set_call(Ref<ir::Call> call) { call_ = std::move(call); }
+void InferContext::set_call(Ref<ir::Call> call) {
+  // Arguments the hook replaced bring their own struct info (unknown when they carry none);
+  // the others keep what the driver inferred for them.
+  std::vector<Ref<ir::StructInfo>> sinfo(call->args.size());
+  for (size_t i = 0; i < call->args.size(); ++i) {
+    if (i < call_->args.size() && call->args[i].same_as(call_->args[i]))
+      sinfo[i] = arg_sinfo_[i];
+    else if (call->args[i] && call->args[i]->struct_info)
+      sinfo[i] = call->args[i]->struct_info;
+    else
+      sinfo[i] = ir::make<ir::ObjectStructInfo>();
+  }
+  arg_sinfo_ = std::move(sinfo);
+  call_ = std::move(call);
+}
 
 std::string InferContext::op_name() const {
   std::string_view n = op_.name;

@@ -23,7 +23,9 @@ class InferContext {
 
   const OpInfo& op() const { return op_; }
   const ir::Ref<ir::Call>& call() const { return call_; }
-  void set_call(ir::Ref<ir::Call> call);  // used by normalize hooks
+  // Installs the canonical call a normalize hook returned: arguments it replaced take their own
+  // struct info (unknown when they carry none), the others keep theirs.
+  void set_call(ir::Ref<ir::Call> call);
   arith::Analyzer& analyzer() { return analyzer_; }
   size_t num_args() const { return call_->args.size(); }
   const ir::Ref<ir::Expr>& arg(size_t i) const { return call_->args[i]; }

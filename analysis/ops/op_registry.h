@@ -75,11 +75,18 @@ struct OpInfo {
   std::string doc;        // one line: "2-D convolution of NCHW data with OIHW weights"
   std::vector<ArgSpec> args;
   std::vector<AttrSpec> attrs;
+  // The order positional attributes bind in, when the Python signature lists them differently
+  // from the declaration order that the printer follows (pooling: padding before dilation).
+  // Empty: the order of `attrs`.
+  std::vector<std::string> attr_positions;
   InferFn infer;
   bool pure = true;
   OpPattern pattern = OpPattern::kOpaque;
   // Optional hook to reshape a call before inference (e.g. reshape's -1 dims, call_tir's
-  // tuple of arguments); may report errors. Null = none.
+  // tuple of arguments); may report errors. Null = none. It returns the canonical call (the
+  // context's call when nothing changes, null after an error); argument expressions it creates
+  // carry their struct info, and the driver passes the result to InferContext::set_call before
+  // running `infer`.
   std::function<ir::Ref<ir::Call>(InferContext&)> normalize;
 };
 
