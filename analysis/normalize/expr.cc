@@ -61,7 +61,7 @@ Ref<ir::Expr> Normalizer::normalize_expr(const Ref<ir::Expr>& e) {
     case ObjectKind::kPrimValue:
     case ObjectKind::kStringImm:
     case ObjectKind::kDataTypeImm:
-      set_sinfo(e, struct_info_of(e.as<ir::Expr>()->struct_info ? nullptr : e));
+      if (!e->struct_info) set_sinfo(e, struct_info_of(e));
       return e;
     case ObjectKind::kExternFunc:
       if (!e->struct_info) set_sinfo(e, extern_func_struct_info());

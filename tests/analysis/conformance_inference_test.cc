@@ -123,7 +123,7 @@ TEST_CASE("conformance files print back exactly after normalization") {
     return;
   }
   size_t exact = 0, with_errors = 0;
-  std::vector<std::string> failures;
+  std::vector<std::string> failures, idempotent_failures;
   std::map<std::string, size_t> codes;
   double seconds = 0;
   for (const auto& path : *files) {
@@ -136,11 +136,16 @@ TEST_CASE("conformance files print back exactly after normalization") {
     seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (diags.size() > before) ++with_errors;
     for (size_t i = before; i < diags.size(); ++i) ++codes[diags.items()[i].code];
-    if (print(result) == text) {
+    std::string printed = print(result);
+    if (printed == text) {
       ++exact;
     } else {
       failures.push_back(path.filename().string());
     }
+    // Normalizing a normalized module changes nothing.
+    ir::DiagnosticBag again;
+    analysis::normalize_module(*result.module, again);
+    if (print(result) != printed) idempotent_failures.push_back(path.filename().string());
   }
   std::cout << "fidelity after normalization: " << exact << " / " << files->size()
             << " files print back exactly, " << with_errors
@@ -149,6 +154,9 @@ TEST_CASE("conformance files print back exactly after normalization") {
   for (size_t i = 0; i < failures.size() && i < 20; ++i)
     std::cout << "  differs: " << failures[i] << "\n";
   CHECK(exact >= kMinimumExactAfterNormalize);
+  for (size_t i = 0; i < idempotent_failures.size() && i < 20; ++i)
+    std::cout << "  normalizing twice changes: " << idempotent_failures[i] << "\n";
+  CHECK(idempotent_failures.empty());
 }
 
 TEST_CASE("inference from the parameters agrees with TVM's printed struct info") {
