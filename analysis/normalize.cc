@@ -18,12 +18,14 @@ Normalizer::Normalizer(ir::IRModule& module, ir::DiagnosticBag& diags,
 void Normalizer::run() {
   declare_globals();
   for (const auto& member : module_.functions) {
-    if (auto f = member.func.as<ir::Function>()) {
-      normalize_function(f);
-      // Callers were inferred from the declared signature (as TVM's parser declares functions
-      // before their bodies); the global var now carries the function's final struct info.
-      if (member.gvar) member.gvar->struct_info = f->struct_info;
-    }
+    if (auto f = member.func.as<ir::Function>()) normalize_function(f);
+  }
+  // Callers are inferred from the declared signatures (TVM's parser declares every function
+  // before parsing any body, so a caller sees R.Object for an unannotated return); only now do
+  // the global vars take their functions' final struct info.
+  for (const auto& member : module_.functions) {
+    if (auto f = member.func.as<ir::Function>(); f && member.gvar)
+      member.gvar->struct_info = f->struct_info;
   }
 }
 

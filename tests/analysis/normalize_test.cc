@@ -426,3 +426,26 @@ def f(x: R.Tensor(("n",), dtype="float32")) -> R.Tuple(R.Tensor(("n",), dtype="f
     z: R.Tuple(R.Tensor((n,), dtype="float32"), R.Tensor((n,), dtype="float32")) = y, x
     return z)");
 }
+
+TEST_CASE("normalize: callers see the declared signature, as in TVM's parser") {
+  auto r = infer(R"(
+@I.ir_module
+class Module:
+    @R.function
+    def g(x: R.Tensor(("n",), "float32")):
+        y = R.add(x, x)
+        return y
+
+    @R.function
+    def main(a: R.Tensor((3,), "float32")):
+        cls = Module
+        b = cls.g(a)
+        return b
+)");
+  CHECK(r.codes().empty());
+  // g's return is not annotated: callers see R.Object, then the global var gets g's struct info.
+  CHECK(r.sinfo("b") == "R.Object");
+  CHECK(
+      text(r.result.module->find("g")->gvar->struct_info) ==
+      "R.Callable((R.Tensor((n,), dtype=\"float32\"),), R.Tensor((n,), dtype=\"float32\"), True)");
+}
