@@ -43,8 +43,11 @@ std::optional<ir::DataType> dtype_arg(InferContext& ctx, size_t i) {
   return std::nullopt;
 }
 
-// A tensor of the shape given by argument i (a ShapeExpr, or a shape value) and `dtype`.
-Ref<StructInfo> tensor_of_shape_arg(InferContext& ctx, size_t i, ir::DataType dtype) {
+// A tensor of the shape given by argument i and `dtype`. With `keep_var`, a shape variable is
+// the tensor's shape itself (builtin.alloc_tensor, memory.alloc_tensor); otherwise (as
+// vm.alloc_tensor does) its known dims, or its rank.
+Ref<StructInfo> tensor_of_shape_arg(InferContext& ctx, size_t i, ir::DataType dtype,
+                                    bool keep_var) {
   const Ref<ir::Expr>& shape = ctx.arg(i);
   if (shape.is<ir::ShapeExpr>())
     return make<ir::TensorStructInfo>(
@@ -57,6 +60,7 @@ Ref<StructInfo> tensor_of_shape_arg(InferContext& ctx, size_t i, ir::DataType dt
                          struct_info_text(ctx.arg_sinfo(i)));
     return nullptr;
   }
+  if (keep_var && shape.is<ir::Var>()) return make<ir::TensorStructInfo>(shape, dtype, s->ndim);
   if (s->values) return tensor_with_shape(*s->values, dtype, nullptr);
   return tensor_with_ndim(s->ndim, dtype, nullptr);
 }
@@ -68,13 +72,17 @@ Ref<StructInfo> infer_builtin_alloc_tensor(InferContext& ctx) {
     ctx.error_at_arg(1, kArgKind, ctx.op_name() + ": `dtype` must be R.dtype(\"...\")");
     return nullptr;
   }
-  return tensor_of_shape_arg(ctx, 0, *dtype);
+  return tensor_of_shape_arg(ctx, 0, *dtype, /*keep_var=*/true);
 }
 
 // memory.alloc_tensor / vm.alloc_tensor(storage, offset, shape, dtype)
-Ref<StructInfo> infer_alloc_tensor_in_storage(InferContext& ctx) {
+Ref<StructInfo> infer_memory_alloc_tensor(InferContext& ctx) {
   ir::DataType dtype = dtype_arg(ctx, 3).value_or(ir::DataType::Void());
-  return tensor_of_shape_arg(ctx, 2, dtype);
+  return tensor_of_shape_arg(ctx, 2, dtype, /*keep_var=*/true);
+}
+Ref<StructInfo> infer_vm_alloc_tensor(InferContext& ctx) {
+  ir::DataType dtype = dtype_arg(ctx, 3).value_or(ir::DataType::Void());
+  return tensor_of_shape_arg(ctx, 2, dtype, /*keep_var=*/false);
 }
 
 // memory.view(x, shape, dtype, relative_byte_offset): each of the last three may be the empty
@@ -205,7 +213,7 @@ void register_structural_memory_ops(OpRegistry& r) {
                  {"offset", "the byte offset"},
                  {"shape", "the shape"},
                  {"dtype", "R.dtype(...)"}},
-                infer_alloc_tensor_in_storage));
+                infer_memory_alloc_tensor));
   r.add(make_op("memory.kill_storage", "storage", "Frees a storage block (side effect)",
                 {{"storage", "the storage"}}, void_result, /*pure=*/false));
   r.add(make_op("memory.kill_tensor", "tensor", "Frees a tensor (side effect)",
@@ -235,7 +243,7 @@ void register_structural_memory_ops(OpRegistry& r) {
                  {"offset", "the byte offset"},
                  {"shape", "the shape"},
                  {"dtype", "R.dtype(...)"}},
-                infer_alloc_tensor_in_storage));
+                infer_vm_alloc_tensor));
   r.add(make_op("vm.kill_object", "obj", "Releases an object's register (side effect)",
                 {{"obj", "the object"}}, void_result, /*pure=*/false));
   r.add(make_op("vm.call_tir_dyn", "func, args",
