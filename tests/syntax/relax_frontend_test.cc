@@ -256,7 +256,7 @@ def f(c: R.Tensor((), "bool"), x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "
   CHECK(node->false_branch->blocks.empty());
 }
 
-TEST_CASE("elif nests an if in the else branch; a PrimExpr condition becomes a prim value") {
+TEST_CASE("elif nests an if in the else branch, a PrimExpr condition becomes a prim value") {
   auto p = test::parse(R"(
 @R.function
 def f(x: R.Tensor(("n",), "float32")) -> R.Tensor(("n",), "float32"):
@@ -407,7 +407,7 @@ def f(x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
   CHECK(f->body->body.same_as(bs[6]->var));
 }
 
-TEST_CASE("constants keep their dtype; float32 values are rounded to float32") {
+TEST_CASE("constants keep their dtype, float32 values are rounded to float32") {
   auto p = test::parse(R"(
 @R.function
 def f() -> R.Tensor((), "float32"):
@@ -454,7 +454,7 @@ def f() -> R.Tensor((2, 2), "float32"):
   CHECK(tensor(c->struct_info).ndim == 2);
 }
 
-TEST_CASE("nested functions are closures; a recursive one refers to its own binding var") {
+TEST_CASE("nested functions are closures, a recursive one refers to its own binding var") {
   auto p = test::parse(R"(
 @R.function
 def f(x: R.Tensor((), "int32")) -> R.Tensor((), "int32"):
@@ -481,7 +481,7 @@ def f(x: R.Tensor((), "int32")) -> R.Tensor((), "int32"):
   CHECK(value_of<ir::Call>(bs[1])->op.same_as(bs[0]->var));
 }
 
-TEST_CASE("tuple unpacking binds tuple items; T.int64 declarations may be unpacked too") {
+TEST_CASE("tuple unpacking binds tuple items, T.int64 declarations may be unpacked too") {
   auto p = test::parse(R"(
 @R.function
 def f(t: R.Tuple(R.Tensor((2,), "float32"), R.Tensor((3,), "float32"))) -> R.Tensor((3,), "float32"):

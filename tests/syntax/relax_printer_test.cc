@@ -237,7 +237,7 @@ def main(a: R.Tensor, b: R.Tensor((10, 10)), c: R.Tensor(dtype="float32"), d: R.
     return R.tuple())");
 }
 
-TEST_CASE("printer: rebound names are made unique; reserved names get a suffix") {
+TEST_CASE("printer: rebound names are made unique, reserved names get a suffix") {
   std::string in = R"(
 @R.function
 def f(x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):

@@ -112,7 +112,7 @@ def g(A: T.Buffer((4,), "float32")):
   CHECK(g->body.is<For>());
 }
 
-TEST_CASE("T.grid builds a loop nest; T.axis.remap takes the loops' domains") {
+TEST_CASE("T.grid builds a loop nest, T.axis.remap takes the loops' domains") {
   Parsed p = parse(R"(@T.prim_func
 def f(A: T.Buffer((T.int64(4), T.int64(8)), "float32")):
     for i, j in T.grid(T.int64(4), T.int64(8)):
@@ -242,7 +242,7 @@ def f(A: T.Buffer((16,), "float32"), n: T.int32):
   CHECK(decl->body.is<SeqStmt>());
 }
 
-TEST_CASE("constant conditions fold; slices are ramps; += stores a sum; intrinsics are typed") {
+TEST_CASE("constant conditions fold, slices are ramps, += stores a sum, intrinsics are typed") {
   Parsed p = parse(R"(@T.prim_func
 def f(A: T.Buffer((16,), "float32"), S: T.Buffer((), "int32")):
     if True:
@@ -277,7 +277,7 @@ def f(A: T.Buffer((16,), "float32"), S: T.Buffer((), "int32")):
   CHECK(call->args[0].as<tir::StringImm>()->value == "expf");
 }
 
-TEST_CASE("functions get a global_symbol unless private; attributes are kept sorted") {
+TEST_CASE("functions get a global_symbol unless private, attributes are kept sorted") {
   Parsed p = parse(R"(@T.prim_func
 def f():
     T.func_attr({"tir.noalias": True, "a": 1})

@@ -458,7 +458,7 @@ def f(A: T.Buffer((4,), "float32"), n: T.int32):
   CHECK_FALSE(ir::structural_diff(legacy.result.module, from_current.result.module).has_value());
 }
 
-TEST_CASE("global_symbol is shown only when it differs from the name; modules print members") {
+TEST_CASE("global_symbol is shown only when it differs from the name, modules print members") {
   std::string printed = roundtrip(R"(from tvm.script import ir as I
 from tvm.script import tir as T
 

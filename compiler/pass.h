@@ -1,0 +1,73 @@
+// Pass infrastructure: a pass is a named function IRModule -> IRModule with an opt level and a
+// doc; `sequential` composes passes; a PassContext carries options, diagnostics and instruments
+// (print IR before/after a pass, time passes, verify between passes). Passes never throw for
+// user errors: they report diagnostics and return the module unchanged where they cannot go on.
+#pragma once
+
+#include <functional>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "ir/diagnostic.h"
+#include "ir/module.h"
+
+namespace relax::compiler {
+
+class PassContext;
+
+using PassFn = std::function<ir::Ref<ir::IRModule>(ir::Ref<ir::IRModule>, PassContext&)>;
+
+struct Pass {
+  std::string name;  // "LegalizeOps" (TVM's names where a TVM pass does the same job)
+  int opt_level = 0;  // runs when the context's opt_level >= this
+  std::string doc;    // one line, for `relax passes`
+  PassFn fn;
+  std::vector<Pass> children;  // set for sequential passes
+};
+
+class PassContext {
+ public:
+  int opt_level = 2;
+  // Print the module (printer text) before / after the named passes; "all" means every pass.
+  std::vector<std::string> print_before;
+  std::vector<std::string> print_after;
+  bool time_passes = false;
+  // Run the well-formedness check after every pass (on by default in debug builds).
+  bool verify = false;
+  std::ostream* log = nullptr;  // where instruments print (stderr when null)
+  ir::DiagnosticBag* diags = nullptr;  // where passes report; null means a private bag
+  // Free-form options ("tir.disable_vectorize" -> "1", "relax.FuseOps.max_depth" -> "256").
+  std::unordered_map<std::string, std::string> config;
+
+  ir::DiagnosticBag& diagnostics();
+  // Timings collected by time_passes: pass name -> seconds, in first-run order.
+  std::vector<std::pair<std::string, double>>& timings() { return timings_; }
+  bool should_print_before(const std::string& pass) const;
+  bool should_print_after(const std::string& pass) const;
+
+ private:
+  ir::DiagnosticBag own_diags_;
+  std::vector<std::pair<std::string, double>> timings_;
+};
+
+// Runs a pass (or a sequential pass, child by child) with the context's instruments.
+ir::Ref<ir::IRModule> run_pass(const Pass& pass, ir::Ref<ir::IRModule> module, PassContext& ctx);
+
+Pass sequential(std::string name, std::vector<Pass> passes, std::string doc = "");
+
+// Every named pass, for `relax passes` and for plugins that add their own.
+class PassRegistry {
+ public:
+  static PassRegistry& global();
+  void add(Pass pass);
+  const Pass* find(const std::string& name) const;
+  const std::vector<Pass>& all() const { return passes_; }
+
+ private:
+  std::vector<Pass> passes_;
+};
+
+}  // namespace relax::compiler

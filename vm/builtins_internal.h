@@ -1,0 +1,33 @@
+// Helpers shared by the builtin implementations (builtins.cc, builtins_shape.cc); not part of
+// the runtime's API.
+#pragma once
+
+#include <string>
+
+#include "vm/builtins.h"
+#include "vm/vm.h"
+
+namespace relax::vm::builtin {
+
+// Argument accessors: each throws VMError naming the argument when its kind is wrong.
+int64_t int_arg(ArgList args, int64_t i, const char* what);
+const TensorObj& tensor_arg(ArgList args, int64_t i, const char* what);
+const ShapeObj& shape_arg(ArgList args, int64_t i, const char* what);
+const std::string& string_arg(ArgList args, int64_t i, const char* what);
+
+// Throws a located error: "<function>: <err context>: <what>".
+[[noreturn]] void fail_checked(VirtualMachine& vm, const Value& err, const std::string& what);
+
+// Shape heap and type checks (builtins_shape.cc).
+void alloc_shape_heap(VirtualMachine& vm, ArgList args, Value* result);
+void match_shape(VirtualMachine& vm, ArgList args, Value* result);
+void match_prim_value(VirtualMachine& vm, ArgList args, Value* result);
+void make_shape(VirtualMachine& vm, ArgList args, Value* result);
+void make_prim_value(VirtualMachine& vm, ArgList args, Value* result);
+void check_tensor_info(VirtualMachine& vm, ArgList args, Value* result);
+void check_shape_info(VirtualMachine& vm, ArgList args, Value* result);
+void check_prim_value_info(VirtualMachine& vm, ArgList args, Value* result);
+void check_tuple_info(VirtualMachine& vm, ArgList args, Value* result);
+void check_func_info(VirtualMachine& vm, ArgList args, Value* result);
+
+}  // namespace relax::vm::builtin
