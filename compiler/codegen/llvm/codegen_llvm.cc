@@ -977,7 +977,8 @@ class KernelBuilder {
     builder_.SetInsertPoint(body_block);
     bind(var, phi);
     body();
-    auto* next = builder_.CreateAdd(phi, llvm::ConstantInt::get(phi->getType(), 1), "", true, true);
+    // No unsigned-wrap flag: loops may start below zero.
+    auto* next = builder_.CreateAdd(phi, llvm::ConstantInt::get(phi->getType(), 1), "", false, !var->dtype.is_uint());
     auto* latch = builder_.GetInsertBlock();
     auto* back = builder_.CreateBr(head);
     if (auto* md = loop_metadata(kind)) back->setMetadata(llvm::LLVMContext::MD_loop, md);
@@ -1125,7 +1126,6 @@ std::unique_ptr<llvm::Module> generate_module(llvm::LLVMContext& context, const 
       KernelBuilder(*module, abi, cpu, source.name, *func).build();
     } catch (const CodegenError& e) {
       diags.error(e.code, e.span.is_known() ? e.span : func->span, "prim_func `" + source.name + "`: " + e.message);
-      if (auto* f = module->getFunction(source.name)) f->eraseFromParent();
       ok = false;
     }
   }

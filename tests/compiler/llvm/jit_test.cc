@@ -308,3 +308,27 @@ def f(A: T.Buffer((4,), "float32")):
   CHECK(diags.items()[0].code == "E0710");
   CHECK(diags.items()[0].message == "prim_func `f`: the intrinsic `tir.nonsense` is not supported by LLVM code generation");
 }
+
+TEST_CASE("llvm jit: loops that start below zero and an if_then_else") {
+  auto lib = compile(R"(
+@T.prim_func
+def shift(A: T.Buffer((10,), "float32"), B: T.Buffer((10,), "float32")):
+    for i in range(-3, 7):
+        B[i + 3] = T.if_then_else(i < 0, T.float32(-5), A[i + 3] * T.Cast("float32", i))
+)");
+  HostTensor a({10}, kF32), b({10}, kF32);
+  fill(a, 13);
+  TestKernelContext ctx;
+  REQUIRE(ctx.call(lib->resolve("shift"), {a.arg(), b.arg()}) == 0);
+  for (int i = -3; i < 7; ++i)
+    CHECK(b.data<float>()[i + 3] == (i < 0 ? -5.0f : a.data<float>()[i + 3] * static_cast<float>(i)));
+}
+
+TEST_CASE("llvm jit: E0714 two kernels with one name") {
+  auto funcs = parse_kernels(kAdd);
+  funcs.push_back(funcs[0]);
+  ir::DiagnosticBag diags;
+  CHECK(cg::jit_compile(funcs, compiler::Target::host(), diags) == nullptr);
+  REQUIRE(diags.size() == 1);
+  CHECK(diags.items()[0].code == "E0714");
+}
