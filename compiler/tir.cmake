@@ -13,4 +13,5 @@ list(APPEND RELAX_COMPILER_SOURCES
   tir/lower_parallel_loops.cc
   tir/vectorize_loop.cc
   tir/unroll_loop.cc
+  tir/schedule/schedule.cc
 )
