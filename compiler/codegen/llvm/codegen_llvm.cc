@@ -4,7 +4,8 @@
 // the body: loops (parallel ones outlined and run through ctx->parallel_for, vectorized and
 // unrolled ones with LLVM loop hints), scalar and vector arithmetic, buffer loads and stores,
 // local allocations (stack when small and constant, workspace otherwise), math intrinsics.
-// It does not schedule or lower blocks: lower.h does (and is called here when blocks are left).
+// It does not schedule: functions come lowered by lower.h (run here first, which is harmless on
+// functions already lowered).
 #include <cctype>
 #include <cstdio>
 #include <functional>
@@ -621,6 +622,11 @@ class KernelBuilder {
     if (auto it = kLibmUnary.find(op); it != kLibmUnary.end()) return call_libm(it->second, call->dtype, {arg(0)});
     if (op == "tir.pow") return builder_.CreateBinaryIntrinsic(llvm::Intrinsic::pow, arg(0), arg(1));
     if (op == "tir.atan2") return call_libm("atan2", call->dtype, {arg(0), arg(1)});
+    if (op == "tir.hypot") return call_libm("hypot", call->dtype, {arg(0), arg(1)});
+    if (op == "tir.nextafter") return call_libm("nextafter", call->dtype, {arg(0), arg(1)});
+    if (op == "tir.copysign") return builder_.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, arg(0), arg(1));
+    if (op == "tir.popcount") return builder_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, arg(0));
+    if (op == "tir.clz") return builder_.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, arg(0), builder_.getFalse());
     if (op == "tir.fmod") return builder_.CreateFRem(arg(0), arg(1));
     if (op == "tir.sigmoid") {
       auto* x = arg(0);
@@ -734,45 +740,60 @@ class KernelBuilder {
     return v;
   }
   llvm::Value* to_memory(llvm::Value* v, DataType t) {
-    if (t.is_bool()) return builder_.CreateZExt(v, llvm_type(t, true));
-    return v;
+    if (!t.is_bool()) return v;
+    llvm::Type* byte = builder_.getInt8Ty();
+    if (auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(v->getType()))
+      return builder_.CreateZExt(v, llvm::FixedVectorType::get(byte, vt->getNumElements()));
+    return builder_.CreateZExt(v, byte);
   }
 
   llvm::Align element_align(DataType element) {
     return llvm::Align(static_cast<uint64_t>(std::max(1, element.bytes())));
   }
 
+  // A vector of `lanes` pointers to the elements at `index` (a scalar index is broadcast).
+  llvm::Value* lane_pointers(llvm::Type* mem, llvm::Value* base, const Ref<PrimExpr>& index, int lanes) {
+    auto* idx = splat_to(emit_expr(index), index->dtype.with_lanes(lanes));
+    auto* wide = llvm::FixedVectorType::get(builder_.getInt64Ty(), static_cast<unsigned>(lanes));
+    idx = index->dtype.is_uint() ? builder_.CreateZExtOrTrunc(idx, wide) : builder_.CreateSExtOrTrunc(idx, wide);
+    return builder_.CreateInBoundsGEP(mem, base, idx);
+  }
+
+  // The pointer to the first element of a contiguous (stride-1 ramp) vector access, or null.
+  llvm::Value* contiguous_pointer(llvm::Type* mem, llvm::Value* base, const Ref<PrimExpr>& index, int lanes) {
+    auto ramp = index.as<Ramp>();
+    if (!ramp || !is_const_int(ramp->stride, 1) || lanes <= 1) return nullptr;
+    return builder_.CreateInBoundsGEP(mem, base, to_i64(emit_expr(ramp->base), ramp->base->dtype));
+  }
+
   llvm::Value* emit_load(const Ref<BufferLoad>& load) {
-    if (load->predicate) fail("E0710", "predicated loads are not supported", load->span);
     const Ref<Buffer>& buffer = load->buffer;
     DataType element = buffer->dtype.element_of();
     llvm::Type* mem = llvm_type(element, true);
     llvm::Value* base = buffer_base(buffer);
     const Ref<PrimExpr>& index = flat_index(load->indices, buffer, load->span);
-    DataType t = load->dtype;
-    if (auto ramp = index.as<Ramp>(); ramp && is_const_int(ramp->stride, 1) && t.lanes() > 1) {
-      auto* ptr = builder_.CreateInBoundsGEP(mem, base, to_i64(emit_expr(ramp->base), ramp->base->dtype));
-      auto* v = builder_.CreateAlignedLoad(llvm_type(t, true), ptr, element_align(element));
-      return from_memory(v, t);
+    int lanes = std::max(load->dtype.lanes(), index->dtype.lanes());
+    llvm::Align align = element_align(element);
+    if (lanes == 1) {
+      if (load->predicate) fail("E0710", "a predicated scalar load is not supported", load->span);
+      auto* ptr = builder_.CreateInBoundsGEP(mem, base, to_i64(emit_expr(index), index->dtype));
+      return from_memory(builder_.CreateAlignedLoad(mem, ptr, align), element);
     }
-    if (t.lanes() > 1 || index->dtype.lanes() > 1) {
-      int lanes = std::max(t.lanes(), index->dtype.lanes());
-      auto* idx = splat_to(emit_expr(index), index->dtype.with_lanes(lanes));
-      llvm::Value* out = llvm::PoisonValue::get(llvm_type(element.with_lanes(lanes)));
-      for (int i = 0; i < lanes; ++i) {
-        auto* lane_index = to_i64(builder_.CreateExtractElement(idx, static_cast<uint64_t>(i)), index->dtype.element_of());
-        auto* ptr = builder_.CreateInBoundsGEP(mem, base, lane_index);
-        auto* v = from_memory(builder_.CreateAlignedLoad(mem, ptr, element_align(element)), element);
-        out = builder_.CreateInsertElement(out, v, static_cast<uint64_t>(i));
-      }
-      return out;
+    DataType vt = element.with_lanes(lanes);
+    llvm::Type* vmem = llvm_type(vt, true);
+    llvm::Value* mask = load->predicate ? splat_to(emit_expr(load->predicate), DataType::Bool(lanes)) : nullptr;
+    if (auto* ptr = contiguous_pointer(mem, base, index, lanes)) {
+      llvm::Value* v = mask ? static_cast<llvm::Value*>(builder_.CreateMaskedLoad(
+                                  vmem, ptr, align, mask, llvm::Constant::getNullValue(vmem)))
+                            : builder_.CreateAlignedLoad(vmem, ptr, align);
+      return from_memory(v, vt);
     }
-    auto* ptr = builder_.CreateInBoundsGEP(mem, base, to_i64(emit_expr(index), index->dtype));
-    return from_memory(builder_.CreateAlignedLoad(mem, ptr, element_align(element)), element);
+    auto* ptrs = lane_pointers(mem, base, index, lanes);
+    if (!mask) mask = llvm::ConstantInt::getTrue(llvm::FixedVectorType::get(builder_.getInt1Ty(), static_cast<unsigned>(lanes)));
+    return from_memory(builder_.CreateMaskedGather(vmem, ptrs, align, mask, llvm::Constant::getNullValue(vmem)), vt);
   }
 
   void emit_store(const Ref<BufferStore>& store) {
-    if (store->predicate) fail("E0710", "predicated stores are not supported", store->span);
     const Ref<Buffer>& buffer = store->buffer;
     DataType element = buffer->dtype.element_of();
     llvm::Type* mem = llvm_type(element, true);
@@ -780,24 +801,22 @@ class KernelBuilder {
     const Ref<PrimExpr>& index = flat_index(store->indices, buffer, store->span);
     DataType t = store->value->dtype;
     int lanes = std::max(t.lanes(), index->dtype.lanes());
-    llvm::Value* value = splat_to(emit_expr(store->value), t.with_lanes(lanes));
-    if (auto ramp = index.as<Ramp>(); ramp && is_const_int(ramp->stride, 1) && lanes > 1) {
-      auto* ptr = builder_.CreateInBoundsGEP(mem, base, to_i64(emit_expr(ramp->base), ramp->base->dtype));
-      builder_.CreateAlignedStore(to_memory(value, t), ptr, element_align(element));
+    llvm::Align align = element_align(element);
+    llvm::Value* value = to_memory(splat_to(emit_expr(store->value), t.with_lanes(lanes)), element);
+    if (lanes == 1) {
+      if (store->predicate) fail("E0710", "a predicated scalar store is not supported", store->span);
+      auto* ptr = builder_.CreateInBoundsGEP(mem, base, to_i64(emit_expr(index), index->dtype));
+      builder_.CreateAlignedStore(value, ptr, align);
       return;
     }
-    if (lanes > 1) {
-      auto* idx = splat_to(emit_expr(index), index->dtype.with_lanes(lanes));
-      for (int i = 0; i < lanes; ++i) {
-        auto* lane_index = to_i64(builder_.CreateExtractElement(idx, static_cast<uint64_t>(i)), index->dtype.element_of());
-        auto* ptr = builder_.CreateInBoundsGEP(mem, base, lane_index);
-        auto* v = to_memory(builder_.CreateExtractElement(value, static_cast<uint64_t>(i)), element);
-        builder_.CreateAlignedStore(v, ptr, element_align(element));
-      }
+    llvm::Value* mask = store->predicate ? splat_to(emit_expr(store->predicate), DataType::Bool(lanes)) : nullptr;
+    if (auto* ptr = contiguous_pointer(mem, base, index, lanes)) {
+      if (mask) builder_.CreateMaskedStore(value, ptr, align, mask);
+      else builder_.CreateAlignedStore(value, ptr, align);
       return;
     }
-    auto* ptr = builder_.CreateInBoundsGEP(mem, base, to_i64(emit_expr(index), index->dtype));
-    builder_.CreateAlignedStore(to_memory(value, t), ptr, element_align(element));
+    auto* ptrs = lane_pointers(mem, base, index, lanes);
+    builder_.CreateMaskedScatter(value, ptrs, align, mask);
   }
 
   void emit_allocate(const Ref<Allocate>& alloc) {
@@ -1114,13 +1133,12 @@ std::unique_ptr<llvm::Module> generate_module(llvm::LLVMContext& context, const 
       ok = false;
       continue;
     }
-    ir::Ref<ir::tir::PrimFunc> func = source.func;
-    if (!compiler::tir::is_lowered(*func)) {
-      func = compiler::tir::lower_prim_func(func, target, diags, {}, source.name);
-      if (!func) {
-        ok = false;
-        continue;
-      }
+    // Lowering is idempotent: functions without blocks still get flattened, vectorized and
+    // simplified.
+    ir::Ref<ir::tir::PrimFunc> func = compiler::tir::lower_prim_func(source.func, target, diags, {}, source.name);
+    if (!func) {
+      ok = false;
+      continue;
     }
     try {
       KernelBuilder(*module, abi, cpu, source.name, *func).build();

@@ -332,3 +332,51 @@ TEST_CASE("llvm jit: E0714 two kernels with one name") {
   REQUIRE(diags.size() == 1);
   CHECK(diags.items()[0].code == "E0714");
 }
+
+TEST_CASE("llvm jit: a vectorized loop with a lane-varying condition uses masked memory accesses") {
+  const char* text = R"(
+@T.prim_func
+def tail(n: T.int32, A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32"), F: T.Buffer((16,), "bool")):
+    for i in T.vectorized(16):
+        if i < n:
+            B[i] = A[i] * T.float32(2)
+            F[i] = A[i] > T.float32(0)
+)";
+  ir::DiagnosticBag diags;
+  std::string ir = cg::emit_llvm_ir(parse_kernels(text), compiler::Target::host(), diags, false);
+  CHECK(diags.empty());
+  CHECK(ir.find("llvm.masked.store") != std::string::npos);
+  CHECK(ir.find("llvm.masked.load") != std::string::npos);
+  auto lib = compile(text);
+  HostTensor a({16}, kF32), b({16}, kF32), f({16}, DLDataType{kDLUInt, 1, 1});
+  f.storage.assign(16, 7);  // bool is one byte per element; untouched lanes keep 7
+  fill(a, 17);
+  for (int i = 0; i < 16; ++i) b.data<float>()[i] = 100.0f;
+  relax_arg n{};
+  n.kind = kRelaxArgInt;
+  n.value.i = 11;
+  TestKernelContext ctx;
+  REQUIRE(ctx.call(lib->resolve("tail"), {n, a.arg(), b.arg(), f.arg()}) == 0);
+  for (int i = 0; i < 16; ++i) {
+    CHECK(b.data<float>()[i] == (i < 11 ? a.data<float>()[i] * 2 : 100.0f));
+    CHECK(f.storage[static_cast<size_t>(i)] == (i < 11 ? (a.data<float>()[i] > 0 ? 1 : 0) : 7));
+  }
+}
+
+TEST_CASE("llvm jit: gathers and scatters for strided vector accesses") {
+  auto lib = compile(R"(
+@T.prim_func
+def transpose(A: T.Buffer((8, 8), "float32"), B: T.Buffer((8, 8), "float32")):
+    for i in range(8):
+        for j in T.vectorized(8):
+            with T.block("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                B[vj, vi] = A[vi, vj] + T.float32(1)
+)");
+  HostTensor a({8, 8}, kF32), b({8, 8}, kF32);
+  fill(a, 19);
+  TestKernelContext ctx;
+  REQUIRE(ctx.call(lib->resolve("transpose"), {a.arg(), b.arg()}) == 0);
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 8; ++j) REQUIRE(b.data<float>()[j * 8 + i] == a.data<float>()[i * 8 + j] + 1.0f);
+}

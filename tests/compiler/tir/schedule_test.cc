@@ -162,3 +162,15 @@ TEST_CASE("schedule: errors for bad factors and loops that are not a nest") {
   for (const auto& d : diags.items()) codes.push_back(d.code);
   CHECK(codes == std::vector<std::string>{"E0722", "E0722", "E0723"});
 }
+
+TEST_CASE("schedule: an inexact split vectorized on the inside keeps the matmul's numbers") {
+  auto p = parse(kMatmul);
+  ir::DiagnosticBag diags;
+  Schedule sch(p.func, diags);
+  auto loops = sch.get_loops("C");
+  auto j = sch.split(loops[1], {-1, 16});
+  REQUIRE(sch.reorder({loops[0], j[0], loops[2], j[1]}));
+  REQUIRE(sch.vectorize(j[1]));
+  CHECK(diags.empty());
+  check_matmul(sch.func());
+}
