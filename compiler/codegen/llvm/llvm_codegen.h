@@ -2,8 +2,8 @@
 // convention of vm/kernel_abi.h (one `relax_kernel_fn` per prim_func, which unpacks and checks
 // its tensor arguments, binds symbolic shape variables and runs the loops), compiled for the
 // host CPU either in process (ORC LLJIT, a vm::KernelLibrary) or into a shared library that also
-// carries the serialized executable. Functions that still have blocks are lowered first
-// (compiler/tir/lower.h); lowering an already lowered function again changes nothing.
+// carries the serialized executable. Every function is lowered first (compiler/tir/lower.h),
+// which changes nothing on a function that is already lowered.
 //
 //   ir::DiagnosticBag diags;
 //   auto lib = codegen::jit_compile({{"add", add_func}}, Target::host(), diags);
