@@ -14,4 +14,5 @@ list(APPEND RELAX_COMPILER_SOURCES
   tir/vectorize_loop.cc
   tir/unroll_loop.cc
   tir/schedule/schedule.cc
+  tir/schedule/default_schedule.cc
 )

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/target.h"
 #include "ir/diagnostic.h"
 #include "ir/tir.h"
 
@@ -56,5 +57,13 @@ class Schedule {
   ir::Ref<ir::tir::PrimFunc> func_;
   ir::DiagnosticBag& diags_;
 };
+
+// The default CPU schedule (default_schedule.cc), for every block in a perfect loop nest of a
+// function that has no loop kinds set yet: the innermost spatial loop of constant extent moves
+// innermost (below reduction loops), is split by the vector width and vectorized; the leading
+// spatial loops are fused and made parallel. Reduction loops are never parallel or vectorized.
+// Blocks that do not fit (imperfect nests, symbolic inner extents) keep what they have.
+ir::Ref<ir::tir::PrimFunc> default_cpu_schedule(const ir::Ref<ir::tir::PrimFunc>& func, const Target& target,
+                                                ir::DiagnosticBag& diags);
 
 }  // namespace relax::compiler::tir

@@ -2,6 +2,7 @@
 // and the numbers of scheduled kernels compiled with the LLVM JIT against plain C++ loops.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <random>
 
 #include "compiler/codegen/llvm/llvm_codegen.h"
@@ -173,4 +174,85 @@ TEST_CASE("schedule: an inexact split vectorized on the inside keeps the matmul'
   REQUIRE(sch.vectorize(j[1]));
   CHECK(diags.empty());
   check_matmul(sch.func());
+}
+
+TEST_CASE("default cpu schedule: matmul gets parallel spatial loops and a vectorized inner loop") {
+  auto p = parse(kMatmul);
+  ir::DiagnosticBag diags;
+  compiler::Target target;
+  target.vector_bits = 512;
+  auto f = compiler::tir::default_cpu_schedule(p.func, target, diags);
+  CHECK(diags.empty());
+  std::string text = print(p, f);
+  CHECK(text.find("for i_j_0_fused in T.parallel(120):") != std::string::npos);
+  CHECK(text.find("for k in range(20):") != std::string::npos);
+  CHECK(text.find("for j_1 in T.vectorized(16):") != std::string::npos);
+  check_matmul(f);
+  // Scheduling a scheduled function again changes nothing.
+  CHECK(compiler::tir::default_cpu_schedule(f, target, diags).same_as(f));
+}
+
+TEST_CASE("default cpu schedule: a row reduction vectorizes the spatial loop, never the reduction") {
+  auto p = parse(R"(
+@T.prim_func
+def f(A: T.Buffer((8, 100), "float32"), S: T.Buffer((8,), "float32")):
+    for i, k in T.grid(8, 100):
+        with T.block("S"):
+            vi, vk = T.axis.remap("SR", [i, k])
+            with T.init():
+                S[vi] = T.float32(0)
+            S[vi] = S[vi] + A[vi, vk]
+)");
+  ir::DiagnosticBag diags;
+  auto f = compiler::tir::default_cpu_schedule(p.func, compiler::Target::host(), diags);
+  CHECK(diags.empty());
+  std::string text = print(p, f);
+  CHECK(text.find("for k in range(100):") != std::string::npos);
+  CHECK(text.find("for i in T.vectorized(8):") != std::string::npos);
+  CHECK(text.find("T.parallel") == std::string::npos);
+
+  auto lib = compiler::codegen::jit_compile({{"f", f}}, compiler::Target::host(), diags);
+  REQUIRE(lib);
+  test::HostTensor a({8, 100}, test::kF32), s({8}, test::kF32);
+  for (int64_t i = 0; i < a.size(); ++i) a.data<float>()[i] = static_cast<float>(i % 13) * 0.5f;
+  test::TestKernelContext ctx;
+  REQUIRE(ctx.call(lib->resolve("f"), {a.arg(), s.arg()}) == 0);
+  for (int i = 0; i < 8; ++i) {
+    float ref = 0;
+    for (int k = 0; k < 100; ++k) ref += a.data<float>()[i * 100 + k];
+    CHECK(s.data<float>()[i] == Approx(ref).epsilon(1e-6));
+  }
+}
+
+TEST_CASE("default cpu schedule: a symbolic elementwise function runs for several sizes") {
+  auto p = parse(R"(
+@T.prim_func
+def f(a: T.handle, b: T.handle):
+    n = T.int64()
+    A = T.match_buffer(a, (n, T.int64(40)), "float32")
+    B = T.match_buffer(b, (n, T.int64(40)), "float32")
+    for i, j in T.grid(n, T.int64(40)):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = T.exp(A[vi, vj])
+)");
+  ir::DiagnosticBag diags;
+  compiler::Target target;
+  target.vector_bits = 256;
+  auto f = compiler::tir::default_cpu_schedule(p.func, target, diags);
+  CHECK(diags.empty());
+  std::string text = print(p, f);
+  CHECK(text.find("for i_j_0_fused in T.parallel(T.int64(5) * n):") != std::string::npos);
+  CHECK(text.find("vj = T.axis.spatial(T.int64(40), i_j_0_fused % T.int64(5) * T.int64(8) + j_1)") !=
+        std::string::npos);
+  CHECK(text.find("T.vectorized(T.int64(8))") != std::string::npos);
+  auto lib = compiler::codegen::jit_compile({{"f", f}}, compiler::Target::host(), diags);
+  REQUIRE(lib);
+  for (int64_t n : {1, 3, 17}) {
+    test::HostTensor a({n, 40}, test::kF32), b({n, 40}, test::kF32);
+    for (int64_t i = 0; i < a.size(); ++i) a.data<float>()[i] = static_cast<float>(i % 7) * 0.1f;
+    test::TestKernelContext ctx;
+    REQUIRE(ctx.call(lib->resolve("f"), {a.arg(), b.arg()}) == 0);
+    for (int64_t i = 0; i < a.size(); ++i) REQUIRE(b.data<float>()[i] == Approx(std::exp(a.data<float>()[i])));
+  }
 }
