@@ -2,6 +2,7 @@
 // compared with the printed loop form. Each case names what the step under test must do.
 #include <catch2/catch.hpp>
 
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -236,4 +237,34 @@ def f(A: T.Buffer((4, 8), "float32"), C: T.Buffer((4,), "float32")):
   auto twice = lower("@T.prim_func\n" + once.text + "\n");
   CHECK(twice.codes.empty());
   CHECK(twice.text == once.text);
+}
+
+TEST_CASE("tir lower: the steps as module passes print after each step") {
+  ir::DiagnosticBag diags;
+  auto parsed = syntax::parse_text(R"(
+@I.ir_module
+class Module:
+    @T.prim_func
+    def f(A: T.Buffer((4, 4), "float32"), B: T.Buffer((4, 4), "float32")):
+        for i, j in T.grid(4, 4):
+            with T.block("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                B[vi, vj] = A[vi, vj]
+)",
+                                   "passes_test.relax", diags);
+  REQUIRE(diags.empty());
+  auto passes = ctir::lowering_passes(compiler::Target::host());
+  REQUIRE(passes.size() == 10);
+  CHECK(passes[4].name == "tir.FlattenBuffer");
+  compiler::PassContext ctx;
+  std::ostringstream log;
+  ctx.log = &log;
+  ctx.print_after = {"tir.FlattenBuffer"};
+  auto out = compiler::run_pass(compiler::sequential("tir.Lower", passes), parsed.module, ctx);
+  REQUIRE(out);
+  CHECK(ctx.diagnostics().empty());
+  auto pf = ir::as_prim_func(out->lookup("f"));
+  REQUIRE(pf);
+  CHECK(ctir::is_lowered(*pf));
+  CHECK(log.str().find("B_1[i * 4 + j] = A_1[i * 4 + j]") != std::string::npos);
 }
