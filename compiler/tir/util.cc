@@ -197,10 +197,12 @@ class VarCollector : public irt::Visitor {
   void visit_var(const Ref<Var>& v) override { add(v); }
   void visit_buffer_load(const Ref<irt::BufferLoad>& load) override {
     add(load->buffer->data);
+    if (load->buffer->elem_offset) visit_expr(load->buffer->elem_offset);
     Visitor::visit_buffer_load(load);
   }
   void visit_buffer_store(const Ref<irt::BufferStore>& s) override {
     add(s->buffer->data);
+    if (s->buffer->elem_offset) visit_expr(s->buffer->elem_offset);
     Visitor::visit_buffer_store(s);
   }
   void visit_for(const Ref<irt::For>& s) override {

@@ -66,8 +66,8 @@ bool uses_var(const Ref<Stmt>& s, const Var* var);
 // True when `e` mentions any variable for which `pred` holds.
 bool uses_any(const Ref<PrimExpr>& e, const std::function<bool(const Var*)>& pred);
 
-// Every variable a statement reads (in expressions and as data pointers of the buffers it
-// accesses), in first-use order, including ones it defines itself.
+// Every variable a statement reads (in expressions, and as data pointers and element offsets of
+// the buffers it accesses), in first-use order, including ones it defines itself.
 std::vector<Ref<Var>> used_vars(const Ref<Stmt>& s);
 
 // The value of a PrimFunc attribute as an integer (IntValue, BoolValue or IntImm), or fallback.
