@@ -89,7 +89,8 @@ class Flattener : public irt::Mutator {
       out = irt::int64(0);
     } else if (b.strides.empty()) {
       out = idx[0];
-      for (size_t i = 1; i < idx.size() && i < b.shape.size(); ++i) out = add(mul(out, b.shape[i]), idx[i]);
+      for (size_t i = 1; i < idx.size() && i < b.shape.size(); ++i)
+        out = add(mul(out, b.shape[i]), idx[i]);
     } else {
       for (size_t i = 0; i < idx.size() && i < b.strides.size(); ++i) {
         Ref<PrimExpr> term = mul(idx[i], b.strides[i]);

@@ -46,8 +46,9 @@ bool is_lowered(const PrimFunc& func) {
   return !f.found;
 }
 
-Ref<PrimFunc> lower_prim_func(const Ref<PrimFunc>& func, const Target& target, ir::DiagnosticBag& diags,
-                              const LowerOptions& options, const std::string& name) {
+Ref<PrimFunc> lower_prim_func(const Ref<PrimFunc>& func, const Target& target,
+                              ir::DiagnosticBag& diags, const LowerOptions& options,
+                              const std::string& name) {
   std::string fname = name;
   if (fname.empty()) fname = func->attrs.get_string("global_symbol", "main");
   LowerContext ctx{target, diags, options, fname};
@@ -77,9 +78,11 @@ std::vector<Pass> lowering_passes(const Target& target) {
     Pass p;
     p.name = std::string("tir.") + step.name;
     p.opt_level = 0;
-    p.doc = "TIR lowering step " + std::string(step.name) + " on every prim_func (docs/tir-lowering.md)";
+    p.doc = "TIR lowering step " + std::string(step.name) +
+            " on every prim_func (docs/tir-lowering.md)";
     bool verify_lowered = is_after_block_lowering(step.name);
-    p.fn = [step, target, verify_lowered](ir::Ref<ir::IRModule> module, PassContext& pctx) -> ir::Ref<ir::IRModule> {
+    p.fn = [step, target, verify_lowered](ir::Ref<ir::IRModule> module,
+                                          PassContext& pctx) -> ir::Ref<ir::IRModule> {
       auto out = ir::copy(module);
       LowerOptions options;
       options.verify = pctx.verify || kVerifyByDefault;

@@ -109,7 +109,8 @@ class MatchLowerer : public irt::Mutator {
         }
       }
       if (az.prove_equal(want, got) == analysis::arith::Proof::kNo) {
-        fail(span, "buffer `" + target->name + "` has extent mismatching the matched region in dimension " +
+        fail(span, "buffer `" + target->name +
+                       "` has extent mismatching the matched region in dimension " +
                        std::to_string(i));
         return;
       }
@@ -125,11 +126,13 @@ class MatchLowerer : public irt::Mutator {
       }
     }
     for (size_t i = 0; i < target->strides.size() && m.skipped + i < strides.size(); ++i) {
-      if (auto v = target->strides[i].as<Var>()) vars_[v.get()] = cast(v->dtype, strides[m.skipped + i]);
+      if (auto v = target->strides[i].as<Var>())
+        vars_[v.get()] = cast(v->dtype, strides[m.skipped + i]);
     }
     if (auto v = target->elem_offset.as<Var>()) {
       Ref<PrimExpr> off = m.source->elem_offset ? m.source->elem_offset : irt::int64(0);
-      for (size_t d = 0; d < m.mins.size() && d < strides.size(); ++d) off = add(off, mul(m.mins[d], strides[d]));
+      for (size_t d = 0; d < m.mins.size() && d < strides.size(); ++d)
+        off = add(off, mul(m.mins[d], strides[d]));
       vars_[v.get()] = cast(v->dtype, off);
     }
     matches_[target.get()] = std::move(m);
@@ -137,7 +140,8 @@ class MatchLowerer : public irt::Mutator {
 
   void fail(ir::Span span, const std::string& msg) {
     failed = true;
-    ctx_.diags.error("E0706", span, "prim_func `" + ctx_.func_name + "`: cannot lower match_buffer: " + msg);
+    ctx_.diags.error("E0706", span,
+                     "prim_func `" + ctx_.func_name + "`: cannot lower match_buffer: " + msg);
   }
 
   LowerContext& ctx_;

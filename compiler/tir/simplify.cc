@@ -86,7 +86,8 @@ class StmtSimplifier : public irt::Mutator {
       if (is_no_op(else_case)) else_case = nullptr;
     }
     if (is_no_op(then_case) && !else_case) return no_op();
-    if (cond.same_as(s->condition) && then_case.same_as(s->then_case) && else_case.same_as(s->else_case))
+    if (cond.same_as(s->condition) && then_case.same_as(s->then_case) &&
+        else_case.same_as(s->else_case))
       return s;
     return make<irt::IfThenElse>(cond, then_case, else_case);
   }
@@ -114,8 +115,10 @@ class StmtSimplifier : public irt::Mutator {
         auto r = Mutator::mutate_binary(op).as<irt::BinaryOp>();
         if (r->kind() != ObjectKind::kFloorDiv && r->kind() != ObjectKind::kFloorMod) return r;
         if (!r->dtype.is_int()) return r;
-        if (az.const_int_bound(r->a).min_value < 0 || az.const_int_bound(r->b).min_value <= 0) return r;
-        return irt::binary(r->kind() == ObjectKind::kFloorDiv ? ObjectKind::kDiv : ObjectKind::kMod, r->a, r->b);
+        if (az.const_int_bound(r->a).min_value < 0 || az.const_int_bound(r->b).min_value <= 0)
+          return r;
+        return irt::binary(r->kind() == ObjectKind::kFloorDiv ? ObjectKind::kDiv : ObjectKind::kMod,
+                           r->a, r->b);
       }
       Ref<PrimExpr> mutate_buffer_load(const Ref<irt::BufferLoad>& l) override { return l; }
     };
@@ -128,7 +131,8 @@ class StmtSimplifier : public irt::Mutator {
     struct Finder : irt::Visitor {
       bool found = false;
       void visit_binary(const Ref<irt::BinaryOp>& op) override {
-        if (op->kind() == ObjectKind::kFloorDiv || op->kind() == ObjectKind::kFloorMod) found = true;
+        if (op->kind() == ObjectKind::kFloorDiv || op->kind() == ObjectKind::kFloorMod)
+          found = true;
         Visitor::visit_binary(op);
       }
       void visit_buffer_load(const Ref<irt::BufferLoad>&) override {}

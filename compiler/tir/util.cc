@@ -99,7 +99,9 @@ Ref<PrimExpr> cmp(ObjectKind kind, Ref<PrimExpr> a, Ref<PrimExpr> b) {
   return irt::binary(kind, a, b);
 }
 
-Ref<PrimExpr> const_true() { return irt::bool_imm(true); }
+Ref<PrimExpr> const_true() {
+  return irt::bool_imm(true);
+}
 
 bool is_const_true(const Ref<PrimExpr>& e) {
   if (!e) return true;
@@ -112,8 +114,12 @@ bool is_const_false(const Ref<PrimExpr>& e) {
   return c && *c == 0 && e->dtype.is_scalar();
 }
 
-bool is_one(const Ref<PrimExpr>& e) { return irt::is_const_int(e, 1); }
-bool is_zero(const Ref<PrimExpr>& e) { return irt::is_const_int(e, 0); }
+bool is_one(const Ref<PrimExpr>& e) {
+  return irt::is_const_int(e, 1);
+}
+bool is_zero(const Ref<PrimExpr>& e) {
+  return irt::is_const_int(e, 0);
+}
 
 Ref<PrimExpr> logical_and(Ref<PrimExpr> a, Ref<PrimExpr> b) {
   if (is_const_true(a)) return b ? b : const_true();
@@ -132,12 +138,15 @@ bool is_no_op(const Ref<Stmt>& s) {
   if (!s) return true;
   if (auto e = s.as_ptr<irt::Evaluate>()) return e->value.is<IntImm>();
   if (auto q = s.as_ptr<irt::SeqStmt>()) {
-    return std::all_of(q->seq.begin(), q->seq.end(), [](const Ref<Stmt>& x) { return is_no_op(x); });
+    return std::all_of(q->seq.begin(), q->seq.end(),
+                       [](const Ref<Stmt>& x) { return is_no_op(x); });
   }
   return false;
 }
 
-Ref<Stmt> no_op() { return make<irt::Evaluate>(irt::int32(0)); }
+Ref<Stmt> no_op() {
+  return make<irt::Evaluate>(irt::int32(0));
+}
 
 Ref<Stmt> seq(std::vector<Ref<Stmt>> stmts) {
   std::vector<Ref<Stmt>> flat;
@@ -262,6 +271,8 @@ int64_t attr_int(const ir::Attrs& attrs, std::string_view key, int64_t fallback)
   return fallback;
 }
 
-Ref<Var> fresh_var(const std::string& name, DataType t) { return make<Var>(name, t); }
+Ref<Var> fresh_var(const std::string& name, DataType t) {
+  return make<Var>(name, t);
+}
 
 }  // namespace relax::compiler::tir

@@ -18,31 +18,35 @@ namespace {
 
 bool is_lanewise_intrinsic(const std::string& op) {
   static const std::unordered_set<std::string> kOps = {
-      "tir.exp",      "tir.exp2",     "tir.exp10",       "tir.log",         "tir.log2",
-      "tir.log10",    "tir.log1p",    "tir.sqrt",        "tir.rsqrt",       "tir.tanh",
-      "tir.sigmoid",  "tir.erf",      "tir.fabs",        "tir.floor",       "tir.ceil",
-      "tir.round",    "tir.nearbyint", "tir.trunc",      "tir.sin",         "tir.cos",
-      "tir.tan",      "tir.sinh",     "tir.cosh",        "tir.asin",        "tir.acos",
-      "tir.atan",     "tir.asinh",    "tir.acosh",       "tir.atanh",       "tir.pow",
-      "tir.fmod",     "tir.atan2",    "tir.hypot",       "tir.copysign",    "tir.nextafter",
-      "tir.ldexp",    "tir.isnan",    "tir.isinf",       "tir.isfinite",    "tir.popcount",
-      "tir.clz",      "tir.bitwise_and", "tir.bitwise_or", "tir.bitwise_xor", "tir.bitwise_not",
-      "tir.shift_left", "tir.shift_right", "tir.likely", "tir.reinterpret",
+      "tir.exp",        "tir.exp2",        "tir.exp10",      "tir.log",         "tir.log2",
+      "tir.log10",      "tir.log1p",       "tir.sqrt",       "tir.rsqrt",       "tir.tanh",
+      "tir.sigmoid",    "tir.erf",         "tir.fabs",       "tir.floor",       "tir.ceil",
+      "tir.round",      "tir.nearbyint",   "tir.trunc",      "tir.sin",         "tir.cos",
+      "tir.tan",        "tir.sinh",        "tir.cosh",       "tir.asin",        "tir.acos",
+      "tir.atan",       "tir.asinh",       "tir.acosh",      "tir.atanh",       "tir.pow",
+      "tir.fmod",       "tir.atan2",       "tir.hypot",      "tir.copysign",    "tir.nextafter",
+      "tir.ldexp",      "tir.isnan",       "tir.isinf",      "tir.isfinite",    "tir.popcount",
+      "tir.clz",        "tir.bitwise_and", "tir.bitwise_or", "tir.bitwise_xor", "tir.bitwise_not",
+      "tir.shift_left", "tir.shift_right", "tir.likely",     "tir.reinterpret",
   };
   return kOps.count(op) > 0;
 }
 
-bool is_vec(const Ref<PrimExpr>& e) { return e && e->dtype.lanes() != 1; }
+bool is_vec(const Ref<PrimExpr>& e) {
+  return e && e->dtype.lanes() != 1;
+}
 
 class Vectorizer {
  public:
-  Vectorizer(const Ref<Var>& var, const Ref<PrimExpr>& min, int lanes) : var_(var), min_(min), lanes_(lanes) {}
+  Vectorizer(const Ref<Var>& var, const Ref<PrimExpr>& min, int lanes)
+      : var_(var), min_(min), lanes_(lanes) {}
   bool failed = false;
 
   Ref<Stmt> stmt(const Ref<Stmt>& s) {
     if (failed || !s) return s;
     switch (s->kind()) {
-      case ObjectKind::kBufferStore: return store(s.as<irt::BufferStore>());
+      case ObjectKind::kBufferStore:
+        return store(s.as<irt::BufferStore>());
       case ObjectKind::kLetStmt: {
         auto l = s.as<irt::LetStmt>();
         auto v = expr(l->value);
@@ -65,14 +69,16 @@ class Vectorizer {
         auto i = s.as<irt::IfThenElse>();
         auto c = expr(i->condition);
         if (!is_vec(c)) {
-          return make<irt::IfThenElse>(c, stmt(i->then_case), i->else_case ? stmt(i->else_case) : nullptr);
+          return make<irt::IfThenElse>(c, stmt(i->then_case),
+                                       i->else_case ? stmt(i->else_case) : nullptr);
         }
         Ref<PrimExpr> saved = pred_;
         pred_ = pred_ ? binary(ObjectKind::kAnd, pred_, c) : c;
         auto t = stmt(i->then_case);
         Ref<Stmt> e;
         if (i->else_case) {
-          pred_ = saved ? binary(ObjectKind::kAnd, saved, make<irt::Not>(c)) : Ref<PrimExpr>(make<irt::Not>(c));
+          pred_ = saved ? binary(ObjectKind::kAnd, saved, make<irt::Not>(c))
+                        : Ref<PrimExpr>(make<irt::Not>(c));
           e = stmt(i->else_case);
         }
         pred_ = saved;
@@ -92,8 +98,9 @@ class Vectorizer {
     if (failed || !e) return e;
     switch (e->kind()) {
       case ObjectKind::kTirVar: {
-        if (e.same_as(var_)) return make<irt::Ramp>(var_->dtype.with_lanes(lanes_), cast(var_->dtype, min_),
-                                                     irt::int_imm(var_->dtype, 1), irt::int32(lanes_));
+        if (e.same_as(var_))
+          return make<irt::Ramp>(var_->dtype.with_lanes(lanes_), cast(var_->dtype, min_),
+                                 irt::int_imm(var_->dtype, 1), irt::int32(lanes_));
         auto it = lets_.find(e.as_ptr<Var>());
         return it == lets_.end() ? e : Ref<PrimExpr>(it->second);
       }
@@ -115,12 +122,14 @@ class Vectorizer {
         auto s = e.as<irt::Select>();
         auto c = expr(s->condition), t = expr(s->true_value), f = expr(s->false_value);
         if (!is_vec(c) && !is_vec(t) && !is_vec(f)) {
-          if (c.same_as(s->condition) && t.same_as(s->true_value) && f.same_as(s->false_value)) return e;
+          if (c.same_as(s->condition) && t.same_as(s->true_value) && f.same_as(s->false_value))
+            return e;
           return make<irt::Select>(c, t, f);
         }
         return make<irt::Select>(widen(c), widen(t), widen(f));
       }
-      case ObjectKind::kBufferLoad: return load(e.as<irt::BufferLoad>());
+      case ObjectKind::kBufferLoad:
+        return load(e.as<irt::BufferLoad>());
       case ObjectKind::kLet: {
         auto l = e.as<irt::Let>();
         auto v = expr(l->value);
@@ -134,14 +143,16 @@ class Vectorizer {
         if (v.same_as(l->value) && body.same_as(l->body)) return e;
         return make<irt::Let>(var, v, body);
       }
-      case ObjectKind::kTirCall: return call(e.as<irt::Call>());
+      case ObjectKind::kTirCall:
+        return call(e.as<irt::Call>());
       case ObjectKind::kRamp:
       case ObjectKind::kBroadcast:
       case ObjectKind::kShuffle:
       case ObjectKind::kReduce:
         failed = true;
         return e;
-      default: return binary_op(e.as<irt::BinaryOp>());
+      default:
+        return binary_op(e.as<irt::BinaryOp>());
     }
   }
 
@@ -164,7 +175,8 @@ class Vectorizer {
     if (a->dtype.is_int() || a->dtype.is_uint()) {
       auto ramp = [&](Ref<PrimExpr> base, Ref<PrimExpr> stride) -> Ref<PrimExpr> {
         DataType t = index_type(base, stride);
-        return make<irt::Ramp>(t.with_lanes(lanes_), cast(t, base), cast(t, stride), irt::int32(lanes_));
+        return make<irt::Ramp>(t.with_lanes(lanes_), cast(t, base), cast(t, stride),
+                               irt::int32(lanes_));
       };
       if (k == ObjectKind::kAdd) {
         if (ra && !is_vec(b)) return ramp(add(ra->base, b), ra->stride);
@@ -179,8 +191,8 @@ class Vectorizer {
         if (ra && !is_vec(b)) return ramp(mul(ra->base, b), mul(ra->stride, b));
         if (rb && !is_vec(a)) return ramp(mul(a, rb->base), mul(a, rb->stride));
       }
-      bool division = k == ObjectKind::kDiv || k == ObjectKind::kMod || k == ObjectKind::kFloorDiv ||
-                      k == ObjectKind::kFloorMod;
+      bool division = k == ObjectKind::kDiv || k == ObjectKind::kMod ||
+                      k == ObjectKind::kFloorDiv || k == ObjectKind::kFloorMod;
       // A lane-varying divisor under a predicate could divide by what a masked load left.
       if (division && is_vec(b) && pred_) {
         failed = true;
@@ -222,13 +234,15 @@ class Vectorizer {
           if (cond.same_as(c->args[0]) && t.same_as(c->args[1]) && f.same_as(c->args[2])) return c;
           return make<irt::Call>(c->dtype, c->op, std::vector<Ref<PrimExpr>>{cond, t, f});
         }
-        return make<irt::Call>(c->dtype.with_lanes(lanes_), c->op, std::vector<Ref<PrimExpr>>{cond, widen(t), widen(f)});
+        return make<irt::Call>(c->dtype.with_lanes(lanes_), c->op,
+                               std::vector<Ref<PrimExpr>>{cond, widen(t), widen(f)});
       }
       // Lane-varying condition: both sides on all lanes, their loads masked by their side's lanes.
       Ref<PrimExpr> saved = pred_;
       pred_ = saved ? binary(ObjectKind::kAnd, saved, cond) : cond;
       auto t = expr(c->args[1]);
-      pred_ = saved ? binary(ObjectKind::kAnd, saved, make<irt::Not>(cond)) : Ref<PrimExpr>(make<irt::Not>(cond));
+      pred_ = saved ? binary(ObjectKind::kAnd, saved, make<irt::Not>(cond))
+                    : Ref<PrimExpr>(make<irt::Not>(cond));
       auto f = expr(c->args[2]);
       pred_ = saved;
       return make<irt::Select>(cond, widen(t), widen(f));
@@ -283,7 +297,9 @@ class Vectorizer {
     return n;
   }
 
-  static Ref<PrimExpr> binary(ObjectKind k, Ref<PrimExpr> a, Ref<PrimExpr> b) { return irt::binary(k, a, b); }
+  static Ref<PrimExpr> binary(ObjectKind k, Ref<PrimExpr> a, Ref<PrimExpr> b) {
+    return irt::binary(k, a, b);
+  }
 
   Ref<Var> var_;
   Ref<PrimExpr> min_;

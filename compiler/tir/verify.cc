@@ -44,8 +44,8 @@ class Verifier : public Visitor {
     if (s->value && s->value->dtype.element_of() != s->buffer->dtype.element_of() &&
         !(s->buffer->dtype.is_bool() && s->value->dtype.is_bool())) {
       error("E0703", s->span,
-            "a value of type " + s->value->dtype.str() + " is stored into buffer `" + s->buffer->name +
-                "` of element type " + s->buffer->dtype.str());
+            "a value of type " + s->value->dtype.str() + " is stored into buffer `" +
+                s->buffer->name + "` of element type " + s->buffer->dtype.str());
     }
     Visitor::visit_buffer_store(s);
   }
@@ -56,9 +56,11 @@ class Verifier : public Visitor {
     if (!s->loop_var || !s->loop_var->dtype.is_integer_like() || s->loop_var->dtype.is_vector()) {
       error("E0704", s->span, "loop variable of a for loop must be a scalar integer");
     }
-    if (!s->min || !s->extent || !s->min->dtype.is_integer_like() || !s->extent->dtype.is_integer_like()) {
+    if (!s->min || !s->extent || !s->min->dtype.is_integer_like() ||
+        !s->extent->dtype.is_integer_like()) {
       error("E0704", s->span,
-            "loop `" + (s->loop_var ? s->loop_var->name : std::string("?")) + "` must have integer bounds");
+            "loop `" + (s->loop_var ? s->loop_var->name : std::string("?")) +
+                "` must have integer bounds");
     }
     if (s->for_kind == ForKind::kThreadBinding && options_.cpu) {
       std::string tag = s->thread_binding ? s->thread_binding->thread_tag : "";
@@ -116,8 +118,9 @@ class Verifier : public Visitor {
     visit_expr(s->predicate);
     if (s->iter_values.size() != s->block->iter_vars.size()) {
       error("E0705", s->span,
-            "block `" + s->block->name_hint + "` has " + std::to_string(s->block->iter_vars.size()) +
-                " iterators but " + std::to_string(s->iter_values.size()) + " bound values");
+            "block `" + s->block->name_hint + "` has " +
+                std::to_string(s->block->iter_vars.size()) + " iterators but " +
+                std::to_string(s->iter_values.size()) + " bound values");
     }
     visit_stmt(s->block);
   }
@@ -176,8 +179,9 @@ class Verifier : public Visitor {
     size_t rank = b.shape.size();
     if (n != rank && !(rank == 0 && n == 1)) {
       error("E0703", span,
-            "buffer `" + b.name + "` has " + std::to_string(rank) + " dimension" + (rank == 1 ? "" : "s") +
-                " but is accessed with " + std::to_string(n) + " index" + (n == 1 ? "" : "es"));
+            "buffer `" + b.name + "` has " + std::to_string(rank) + " dimension" +
+                (rank == 1 ? "" : "s") + " but is accessed with " + std::to_string(n) + " index" +
+                (n == 1 ? "" : "es"));
     }
   }
   void check_data(const Buffer& b, ir::Span span) {
@@ -203,7 +207,8 @@ class Verifier : public Visitor {
 
 }  // namespace
 
-bool verify_prim_func(const ir::tir::PrimFunc& func, ir::DiagnosticBag& diags, const VerifyOptions& options) {
+bool verify_prim_func(const ir::tir::PrimFunc& func, ir::DiagnosticBag& diags,
+                      const VerifyOptions& options) {
   Verifier v(func, diags, options);
   v.run();
   return v.ok;

@@ -35,19 +35,20 @@ std::vector<KernelSource> prim_funcs_of(const ir::IRModule& module);
 
 // Compiles the functions in process. Null (with E07xx diagnostics) when a function cannot be
 // lowered or compiled. The library owns the generated code; kernels stay valid while it lives.
-std::unique_ptr<vm::KernelLibrary> jit_compile(const std::vector<KernelSource>& funcs, const Target& target,
-                                               ir::DiagnosticBag& diags);
+std::unique_ptr<vm::KernelLibrary> jit_compile(const std::vector<KernelSource>& funcs,
+                                               const Target& target, ir::DiagnosticBag& diags);
 
 // The LLVM IR module of the functions as text (`--emit=llvm`), after LLVM's optimization
 // pipeline when `optimize` is set. Empty on error.
-std::string emit_llvm_ir(const std::vector<KernelSource>& funcs, const Target& target, ir::DiagnosticBag& diags,
-                         bool optimize = true);
+std::string emit_llvm_ir(const std::vector<KernelSource>& funcs, const Target& target,
+                         ir::DiagnosticBag& diags, bool optimize = true);
 
 // Writes a shared library at `path` exporting each kernel under its name and
 // relax_executable_blob / relax_executable_blob_size / relax_kernel_abi_version (kernel_abi.h),
 // so that vm::SharedLibrary::open(path, true) loads it without LLVM. Emits an object file and
 // links it with the system C compiler (`cc -shared`, or $CC). False (with diagnostics) on error.
-bool write_shared_library(const std::vector<KernelSource>& funcs, std::span<const uint8_t> executable_bytes,
-                          const Target& target, const std::string& path, ir::DiagnosticBag& diags);
+bool write_shared_library(const std::vector<KernelSource>& funcs,
+                          std::span<const uint8_t> executable_bytes, const Target& target,
+                          const std::string& path, ir::DiagnosticBag& diags);
 
 }  // namespace relax::compiler::codegen

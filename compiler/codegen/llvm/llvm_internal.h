@@ -25,11 +25,13 @@ CpuDescription describe_cpu(const Target& target);
 
 // Initializes LLVM's native target once; the target machine for `target` (position-independent
 // code, aggressive optimization), or null with E0712.
-std::unique_ptr<llvm::TargetMachine> create_target_machine(const Target& target, ir::DiagnosticBag& diags);
+std::unique_ptr<llvm::TargetMachine> create_target_machine(const Target& target,
+                                                           ir::DiagnosticBag& diags);
 
 // Lowers the functions that still have blocks and generates one module holding every kernel
 // (data layout and triple of `tm`, verified). Null with diagnostics on error.
-std::unique_ptr<llvm::Module> generate_module(llvm::LLVMContext& context, const std::vector<KernelSource>& funcs,
+std::unique_ptr<llvm::Module> generate_module(llvm::LLVMContext& context,
+                                              const std::vector<KernelSource>& funcs,
                                               const Target& target, llvm::TargetMachine& tm,
                                               ir::DiagnosticBag& diags);
 

@@ -17,7 +17,8 @@ namespace {
 
 class JitLibrary final : public vm::KernelLibrary {
  public:
-  JitLibrary(std::unique_ptr<llvm::orc::LLJIT> jit, std::map<std::string, relax_kernel_fn, std::less<>> kernels)
+  JitLibrary(std::unique_ptr<llvm::orc::LLJIT> jit,
+             std::map<std::string, relax_kernel_fn, std::less<>> kernels)
       : jit_(std::move(jit)), kernels_(std::move(kernels)) {}
 
   relax_kernel_fn resolve(std::string_view name) const override {
@@ -25,7 +26,8 @@ class JitLibrary final : public vm::KernelLibrary {
     return it == kernels_.end() ? nullptr : it->second;
   }
   std::string describe() const override {
-    return "LLVM JIT (" + std::to_string(kernels_.size()) + " kernel" + (kernels_.size() == 1 ? "" : "s") + ")";
+    return "LLVM JIT (" + std::to_string(kernels_.size()) + " kernel" +
+           (kernels_.size() == 1 ? "" : "s") + ")";
   }
 
  private:
@@ -47,8 +49,8 @@ std::vector<std::string> split_features(const std::string& features) {
 
 }  // namespace
 
-std::unique_ptr<vm::KernelLibrary> jit_compile(const std::vector<KernelSource>& funcs, const Target& target,
-                                               ir::DiagnosticBag& diags) {
+std::unique_ptr<vm::KernelLibrary> jit_compile(const std::vector<KernelSource>& funcs,
+                                               const Target& target, ir::DiagnosticBag& diags) {
   auto tm = create_target_machine(target, diags);
   if (!tm) return nullptr;
   auto context = std::make_unique<llvm::LLVMContext>();
@@ -71,7 +73,8 @@ std::unique_ptr<vm::KernelLibrary> jit_compile(const std::vector<KernelSource>& 
       (*jit)->getDataLayout().getGlobalPrefix());
   if (!generator) return fail(generator.takeError());
   (*jit)->getMainJITDylib().addGenerator(std::move(*generator));
-  if (auto error = (*jit)->addIRModule(llvm::orc::ThreadSafeModule(std::move(module), std::move(context))))
+  if (auto error =
+          (*jit)->addIRModule(llvm::orc::ThreadSafeModule(std::move(module), std::move(context))))
     return fail(std::move(error));
 
   std::map<std::string, relax_kernel_fn, std::less<>> kernels;

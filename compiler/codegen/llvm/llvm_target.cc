@@ -46,17 +46,20 @@ CpuDescription describe_cpu(const Target& target) {
   return d;
 }
 
-std::unique_ptr<llvm::TargetMachine> create_target_machine(const Target& target, ir::DiagnosticBag& diags) {
+std::unique_ptr<llvm::TargetMachine> create_target_machine(const Target& target,
+                                                           ir::DiagnosticBag& diags) {
   initialize_llvm();
   if (target.kind != Target::Kind::kLLVM) {
-    diags.error("E0712", ir::Span::unknown(), "LLVM code generation needs an llvm target, not `" + target.str() + "`");
+    diags.error("E0712", ir::Span::unknown(),
+                "LLVM code generation needs an llvm target, not `" + target.str() + "`");
     return nullptr;
   }
   CpuDescription cpu = describe_cpu(target);
   std::string error;
   const llvm::Target* llvm_target = llvm::TargetRegistry::lookupTarget(cpu.triple, error);
   if (!llvm_target) {
-    diags.error("E0712", ir::Span::unknown(), "LLVM has no target for triple `" + cpu.triple + "`: " + error);
+    diags.error("E0712", ir::Span::unknown(),
+                "LLVM has no target for triple `" + cpu.triple + "`: " + error);
     return nullptr;
   }
   llvm::TargetOptions options;
@@ -64,8 +67,9 @@ std::unique_ptr<llvm::TargetMachine> create_target_machine(const Target& target,
       cpu.triple, cpu.cpu, cpu.features, options, llvm::Reloc::PIC_, std::nullopt,
       llvm::CodeGenOptLevel::Aggressive));
   if (!tm) {
-    diags.error("E0712", ir::Span::unknown(), "LLVM cannot create a target machine for `" + cpu.triple + "` (cpu `" +
-                                                  cpu.cpu + "`)");
+    diags.error(
+        "E0712", ir::Span::unknown(),
+        "LLVM cannot create a target machine for `" + cpu.triple + "` (cpu `" + cpu.cpu + "`)");
   }
   return tm;
 }

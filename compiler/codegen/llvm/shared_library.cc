@@ -28,15 +28,17 @@ namespace {
 void add_exports(llvm::Module& module, std::span<const uint8_t> blob) {
   auto& c = module.getContext();
   auto* data = llvm::ConstantDataArray::get(c, llvm::ArrayRef<uint8_t>(blob.data(), blob.size()));
-  auto* blob_var = new llvm::GlobalVariable(module, data->getType(), true, llvm::GlobalValue::ExternalLinkage, data,
-                                            "relax_executable_blob");
+  auto* blob_var =
+      new llvm::GlobalVariable(module, data->getType(), true, llvm::GlobalValue::ExternalLinkage,
+                               data, "relax_executable_blob");
   blob_var->setAlignment(llvm::Align(64));
   auto* i64 = llvm::Type::getInt64Ty(c);
   new llvm::GlobalVariable(module, i64, true, llvm::GlobalValue::ExternalLinkage,
                            llvm::ConstantInt::get(i64, blob.size()), "relax_executable_blob_size");
   auto* i32 = llvm::Type::getInt32Ty(c);
   new llvm::GlobalVariable(module, i32, true, llvm::GlobalValue::ExternalLinkage,
-                           llvm::ConstantInt::get(i32, RELAX_KERNEL_ABI_VERSION), "relax_kernel_abi_version");
+                           llvm::ConstantInt::get(i32, RELAX_KERNEL_ABI_VERSION),
+                           "relax_kernel_abi_version");
 }
 
 // Runs argv (no shell) with stdout and stderr going to `log`; the exit status, or -1.
@@ -59,8 +61,9 @@ int run_linker(const std::vector<std::string>& argv, const std::string& log) {
 
 }  // namespace
 
-bool write_shared_library(const std::vector<KernelSource>& funcs, std::span<const uint8_t> executable_bytes,
-                          const Target& target, const std::string& path, ir::DiagnosticBag& diags) {
+bool write_shared_library(const std::vector<KernelSource>& funcs,
+                          std::span<const uint8_t> executable_bytes, const Target& target,
+                          const std::string& path, ir::DiagnosticBag& diags) {
   auto tm = create_target_machine(target, diags);
   if (!tm) return false;
   llvm::LLVMContext context;

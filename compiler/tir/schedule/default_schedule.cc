@@ -33,7 +33,8 @@ struct Survey : irt::Visitor {
 };
 
 // The loops' For nodes when they form a perfect nest ending in one block realize, else empty.
-std::vector<Ref<For>> perfect_nest(const std::vector<Ref<Var>>& vars, Ref<BlockRealize>& realize, const Survey& s) {
+std::vector<Ref<For>> perfect_nest(const std::vector<Ref<Var>>& vars, Ref<BlockRealize>& realize,
+                                   const Survey& s) {
   std::vector<Ref<For>> nest;
   for (size_t i = 0; i < vars.size(); ++i) {
     auto it = s.loops.find(vars[i].get());
@@ -60,7 +61,8 @@ bool is_spatial(const Var* var, const BlockRealize& realize) {
 
 }  // namespace
 
-Ref<irt::PrimFunc> default_cpu_schedule(const Ref<irt::PrimFunc>& func, const Target& target, ir::DiagnosticBag& diags) {
+Ref<irt::PrimFunc> default_cpu_schedule(const Ref<irt::PrimFunc>& func, const Target& target,
+                                        ir::DiagnosticBag& diags) {
   Survey survey;
   survey.visit_stmt(func->body);
   if (survey.has_kinds) return func;
@@ -111,7 +113,8 @@ Ref<irt::PrimFunc> default_cpu_schedule(const Ref<irt::PrimFunc>& func, const Ta
     for (const auto& v : order) {
       if (v.same_as(vector_loop)) break;
       auto it = std::find(vars.begin(), vars.end(), v);
-      bool is_sp = it == vars.end() || spatial[static_cast<size_t>(it - vars.begin())];  // split parts are spatial
+      bool is_sp = it == vars.end() ||
+                   spatial[static_cast<size_t>(it - vars.begin())];  // split parts are spatial
       if (!is_sp) break;
       leading.push_back(v);
     }

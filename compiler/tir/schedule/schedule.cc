@@ -60,7 +60,8 @@ struct PredicateAdder : irt::Mutator {
   Ref<Stmt> mutate_block_realize(const Ref<BlockRealize>& s) override {
     ++count;
     auto n = ir::copy(s);
-    n->predicate = s->predicate && !is_const_true(s->predicate) ? logical_and(s->predicate, cond) : cond;
+    n->predicate =
+        s->predicate && !is_const_true(s->predicate) ? logical_and(s->predicate, cond) : cond;
     return n;
   }
 };
@@ -88,7 +89,8 @@ std::vector<Schedule::LoopRV> Schedule::get_loops(const std::string& block) {
   return finder.found;
 }
 
-std::vector<Schedule::LoopRV> Schedule::split(const LoopRV& loop, const std::vector<int64_t>& factors) {
+std::vector<Schedule::LoopRV> Schedule::split(const LoopRV& loop,
+                                              const std::vector<int64_t>& factors) {
   LoopFinder finder;
   finder.visit_stmt(func_->body);
   auto it = loop ? finder.loops.find(loop.get()) : finder.loops.end();
@@ -103,22 +105,26 @@ std::vector<Schedule::LoopRV> Schedule::split(const LoopRV& loop, const std::vec
     if (factors[i] == -1 && inferred < 0) {
       inferred = static_cast<int>(i);
     } else if (factors[i] <= 0) {
-      diags_.error("E0722", ir::Span::unknown(),
-                   "schedule: split of `" + loop->name + "`: factors must be positive, with at most one -1");
+      diags_.error(
+          "E0722", ir::Span::unknown(),
+          "schedule: split of `" + loop->name + "`: factors must be positive, with at most one -1");
       return {};
     } else {
       known *= factors[i];
     }
   }
   if (factors.size() < 2) {
-    diags_.error("E0722", ir::Span::unknown(), "schedule: split of `" + loop->name + "` needs at least two factors");
+    diags_.error("E0722", ir::Span::unknown(),
+                 "schedule: split of `" + loop->name + "` needs at least two factors");
     return {};
   }
   DataType t = loop->dtype;
   std::vector<Ref<PrimExpr>> extents;
   for (size_t i = 0; i < factors.size(); ++i) {
-    if (static_cast<int>(i) == inferred) extents.push_back(ceildiv(target->extent, irt::int_imm(t, known)));
-    else extents.push_back(irt::int_imm(t, factors[i]));
+    if (static_cast<int>(i) == inferred)
+      extents.push_back(ceildiv(target->extent, irt::int_imm(t, known)));
+    else
+      extents.push_back(irt::int_imm(t, factors[i]));
   }
   Ref<PrimExpr> total = extents[0];
   for (size_t i = 1; i < extents.size(); ++i) total = mul(total, extents[i]);
@@ -126,12 +132,14 @@ std::vector<Schedule::LoopRV> Schedule::split(const LoopRV& loop, const std::vec
   bool exact = analyzer.can_prove_equal(total, target->extent);
   if (!exact && inferred < 0 && analyzer.can_prove_less(total, target->extent)) {
     diags_.error("E0722", ir::Span::unknown(),
-                 "schedule: split of `" + loop->name + "`: the factors cover fewer iterations than the loop has");
+                 "schedule: split of `" + loop->name +
+                     "`: the factors cover fewer iterations than the loop has");
     return {};
   }
 
   std::vector<LoopRV> vars;
-  for (size_t i = 0; i < factors.size(); ++i) vars.push_back(fresh_var(loop->name + "_" + std::to_string(i), t));
+  for (size_t i = 0; i < factors.size(); ++i)
+    vars.push_back(fresh_var(loop->name + "_" + std::to_string(i), t));
   Ref<PrimExpr> fused = vars[0];
   for (size_t i = 1; i < vars.size(); ++i) fused = add(mul(fused, extents[i]), vars[i]);
   Ref<PrimExpr> value = is_zero(target->min) ? fused : add(target->min, fused);
@@ -168,8 +176,8 @@ Schedule::LoopRV Schedule::fuse(const std::vector<LoopRV>& loops) {
     }
     if (i > 0 && !chain.back()->body.same_as(it->second)) {
       diags_.error("E0723", ir::Span::unknown(),
-                   "schedule: fuse: `" + it->second->loop_var->name + "` is not the only statement inside `" +
-                       chain.back()->loop_var->name + "`");
+                   "schedule: fuse: `" + it->second->loop_var->name +
+                       "` is not the only statement inside `" + chain.back()->loop_var->name + "`");
       return nullptr;
     }
     chain.push_back(it->second);
@@ -184,9 +192,11 @@ Schedule::LoopRV Schedule::fuse(const std::vector<LoopRV>& loops) {
   for (size_t i = chain.size(); i-- > 0;) {
     const Ref<For>& l = chain[i];
     for (size_t j = 0; j < i; ++j) {
-      if (uses_var(l->extent, chain[j]->loop_var.get()) || uses_var(l->min, chain[j]->loop_var.get())) {
-        diags_.error("E0723", ir::Span::unknown(),
-                     "schedule: fuse: the extent of `" + l->loop_var->name + "` depends on an outer loop");
+      if (uses_var(l->extent, chain[j]->loop_var.get()) ||
+          uses_var(l->min, chain[j]->loop_var.get())) {
+        diags_.error(
+            "E0723", ir::Span::unknown(),
+            "schedule: fuse: the extent of `" + l->loop_var->name + "` depends on an outer loop");
         return nullptr;
       }
     }
@@ -214,11 +224,13 @@ bool Schedule::reorder(const std::vector<LoopRV>& loops) {
   std::unordered_set<const Var*> wanted;
   for (const auto& l : loops) {
     if (!l || !finder.loops.count(l.get())) {
-      diags_.error("E0720", ir::Span::unknown(), "schedule: reorder: a loop is not in the function");
+      diags_.error("E0720", ir::Span::unknown(),
+                   "schedule: reorder: a loop is not in the function");
       return false;
     }
     if (!wanted.insert(l.get()).second) {
-      diags_.error("E0723", ir::Span::unknown(), "schedule: reorder: loop `" + l->name + "` is named twice");
+      diags_.error("E0723", ir::Span::unknown(),
+                   "schedule: reorder: loop `" + l->name + "` is named twice");
       return false;
     }
   }
@@ -234,7 +246,8 @@ bool Schedule::reorder(const std::vector<LoopRV>& loops) {
     if (holds_all) top = finder.loops.at(l.get());
   }
   if (!top) {
-    diags_.error("E0723", ir::Span::unknown(), "schedule: reorder: the loops are not nested in one another");
+    diags_.error("E0723", ir::Span::unknown(),
+                 "schedule: reorder: the loops are not nested in one another");
     return false;
   }
   // Walk the perfect nest down from it until every named loop is seen.
@@ -245,7 +258,8 @@ bool Schedule::reorder(const std::vector<LoopRV>& loops) {
     auto f = cur.as<For>();
     if (!f) {
       diags_.error("E0723", ir::Span::unknown(),
-                   "schedule: reorder: the loops are not one perfect nest (each loop the only statement of the one "
+                   "schedule: reorder: the loops are not one perfect nest (each loop the only "
+                   "statement of the one "
                    "outside it)");
       return false;
     }
@@ -256,23 +270,27 @@ bool Schedule::reorder(const std::vector<LoopRV>& loops) {
   std::vector<Ref<For>> order;
   size_t next = 0;
   for (const auto& f : chain) {
-    if (wanted.count(f->loop_var.get())) order.push_back(finder.loops.at(loops[next++].get()));
-    else order.push_back(f);
+    if (wanted.count(f->loop_var.get()))
+      order.push_back(finder.loops.at(loops[next++].get()));
+    else
+      order.push_back(f);
   }
   for (size_t i = 0; i < order.size(); ++i) {
     for (size_t j = 0; j < i; ++j) {
-      if (uses_var(order[i]->extent, order[j]->loop_var.get()) || uses_var(order[i]->min, order[j]->loop_var.get())) {
+      if (uses_var(order[i]->extent, order[j]->loop_var.get()) ||
+          uses_var(order[i]->min, order[j]->loop_var.get())) {
         diags_.error("E0723", ir::Span::unknown(),
-                     "schedule: reorder: the bounds of `" + order[i]->loop_var->name + "` depend on `" +
-                         order[j]->loop_var->name + "`");
+                     "schedule: reorder: the bounds of `" + order[i]->loop_var->name +
+                         "` depend on `" + order[j]->loop_var->name + "`");
         return false;
       }
     }
     for (size_t j = i + 1; j < order.size(); ++j) {
-      if (uses_var(order[i]->extent, order[j]->loop_var.get()) || uses_var(order[i]->min, order[j]->loop_var.get())) {
+      if (uses_var(order[i]->extent, order[j]->loop_var.get()) ||
+          uses_var(order[i]->min, order[j]->loop_var.get())) {
         diags_.error("E0723", ir::Span::unknown(),
-                     "schedule: reorder: the bounds of `" + order[i]->loop_var->name + "` depend on `" +
-                         order[j]->loop_var->name + "`");
+                     "schedule: reorder: the bounds of `" + order[i]->loop_var->name +
+                         "` depend on `" + order[j]->loop_var->name + "`");
         return false;
       }
     }
@@ -317,9 +335,15 @@ bool Schedule::set_kind(const LoopRV& loop, ForKind kind, const std::string& thr
   return true;
 }
 
-bool Schedule::parallel(const LoopRV& loop) { return set_kind(loop, ForKind::kParallel, ""); }
-bool Schedule::vectorize(const LoopRV& loop) { return set_kind(loop, ForKind::kVectorized, ""); }
-bool Schedule::unroll(const LoopRV& loop) { return set_kind(loop, ForKind::kUnrolled, ""); }
+bool Schedule::parallel(const LoopRV& loop) {
+  return set_kind(loop, ForKind::kParallel, "");
+}
+bool Schedule::vectorize(const LoopRV& loop) {
+  return set_kind(loop, ForKind::kVectorized, "");
+}
+bool Schedule::unroll(const LoopRV& loop) {
+  return set_kind(loop, ForKind::kUnrolled, "");
+}
 bool Schedule::bind(const LoopRV& loop, const std::string& thread) {
   if (thread.empty()) {
     diags_.error("E0724", ir::Span::unknown(), "schedule: bind needs a thread axis name");

@@ -26,7 +26,8 @@ class Schedule {
  public:
   using LoopRV = ir::Ref<ir::tir::Var>;
 
-  Schedule(ir::Ref<ir::tir::PrimFunc> func, ir::DiagnosticBag& diags) : func_(std::move(func)), diags_(diags) {}
+  Schedule(ir::Ref<ir::tir::PrimFunc> func, ir::DiagnosticBag& diags)
+      : func_(std::move(func)), diags_(diags) {}
 
   // The function as the primitives applied so far have left it.
   const ir::Ref<ir::tir::PrimFunc>& func() const { return func_; }
@@ -63,7 +64,7 @@ class Schedule {
 // innermost (below reduction loops), is split by the vector width and vectorized; the leading
 // spatial loops are fused and made parallel. Reduction loops are never parallel or vectorized.
 // Blocks that do not fit (imperfect nests, symbolic inner extents) keep what they have.
-ir::Ref<ir::tir::PrimFunc> default_cpu_schedule(const ir::Ref<ir::tir::PrimFunc>& func, const Target& target,
-                                                ir::DiagnosticBag& diags);
+ir::Ref<ir::tir::PrimFunc> default_cpu_schedule(const ir::Ref<ir::tir::PrimFunc>& func,
+                                                const Target& target, ir::DiagnosticBag& diags);
 
 }  // namespace relax::compiler::tir

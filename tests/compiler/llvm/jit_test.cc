@@ -49,7 +49,8 @@ TEST_CASE("llvm jit: vector add matches a C++ loop") {
   fill(b, 2);
   TestKernelContext ctx;
   REQUIRE(ctx.call(fn, {a.arg(), b.arg(), c.arg()}) == 0);
-  for (int i = 0; i < 1000; ++i) REQUIRE(c.data<float>()[i] == a.data<float>()[i] + b.data<float>()[i]);
+  for (int i = 0; i < 1000; ++i)
+    REQUIRE(c.data<float>()[i] == a.data<float>()[i] + b.data<float>()[i]);
 }
 
 TEST_CASE("llvm jit: matmul with an init block matches a C++ loop") {
@@ -129,7 +130,8 @@ def scale(a: T.handle, b: T.handle):
     for (int64_t i = 0; i < n; ++i)
       for (int j = 0; j < 3; ++j)
         REQUIRE(b.data<float>()[i * 3 + j] ==
-                Approx(std::tanh(a.data<float>()[i * 3 + j]) * static_cast<float>(i) + 2.0f).epsilon(1e-6));
+                Approx(std::tanh(a.data<float>()[i * 3 + j]) * static_cast<float>(i) + 2.0f)
+                    .epsilon(1e-6));
   }
   // n is bound by A; B must agree.
   HostTensor a({4, 3}, kF32), b({5, 3}, kF32);
@@ -155,7 +157,8 @@ TEST_CASE("llvm jit: wrong shape, rank, dtype, kind and count give clear message
   HostTensor ints({1000}, kI32);
   CHECK(ctx.call(fn, {a.arg(), b.arg(), ints.arg()}) == 1);
   CHECK(ctx.error ==
-        "kernel `add`: argument 2 (`C`) has dtype (code 0, 32 bits, 1 lanes), expected float32 (code 2, 32 bits, 1 lanes)");
+        "kernel `add`: argument 2 (`C`) has dtype (code 0, 32 bits, 1 lanes), expected float32 "
+        "(code 2, 32 bits, 1 lanes)");
 
   relax_arg number{};
   number.kind = kRelaxArgInt;
@@ -170,7 +173,8 @@ TEST_CASE("llvm jit: wrong shape, rank, dtype, kind and count give clear message
   relax_arg strided = b.arg();
   b.tensor.strides = strides.data();
   CHECK(ctx.call(fn, {a.arg(), strided, c.arg()}) == 1);
-  CHECK(ctx.error == "kernel `add`: argument 1 (`B`) is not contiguous: stride[0] is 2, expected 1");
+  CHECK(ctx.error ==
+        "kernel `add`: argument 1 (`B`) is not contiguous: stride[0] is 2, expected 1");
   b.tensor.strides = nullptr;
 
   CHECK(ctx.call(fn, {a.arg(), b.arg(), c.arg()}) == 0);
@@ -196,7 +200,8 @@ def relu(A: T.Buffer((T.int64(64), T.int64(48)), "float32"), B: T.Buffer((T.int6
   CHECK(ctx.parallel_calls == 1);
   for (int i = 0; i < 64; ++i)
     for (int j = 0; j < 48; ++j)
-      REQUIRE(b.data<float>()[i * 48 + j] == std::max(a.data<float>()[i * 48 + j], 0.0f) + static_cast<float>(i));
+      REQUIRE(b.data<float>()[i * 48 + j] ==
+              std::max(a.data<float>()[i * 48 + j], 0.0f) + static_cast<float>(i));
 }
 
 TEST_CASE("llvm jit: a parallel loop over a symbolic extent with a local buffer") {
@@ -271,7 +276,8 @@ def axpy(alpha: T.float32, n: T.int32, A: T.Buffer((8,), "float32"), B: T.Buffer
   n.value.i = 6;
   TestKernelContext ctx;
   REQUIRE(ctx.call(lib->resolve("axpy"), {alpha, n, a.arg(), b.arg()}) == 0);
-  for (int i = 0; i < 8; ++i) CHECK(b.data<float>()[i] == (i < 6 ? 0.5f * static_cast<float>(i) : 0.0f));
+  for (int i = 0; i < 8; ++i)
+    CHECK(b.data<float>()[i] == (i < 6 ? 0.5f * static_cast<float>(i) : 0.0f));
   n.value.i = 9;
   CHECK(ctx.call(lib->resolve("axpy"), {alpha, n, a.arg(), b.arg()}) == 1);
   CHECK(ctx.error == "kernel `axpy`: n is at most 8");
@@ -306,7 +312,8 @@ def f(A: T.Buffer((4,), "float32")):
   CHECK(lib == nullptr);
   REQUIRE(diags.size() == 1);
   CHECK(diags.items()[0].code == "E0710");
-  CHECK(diags.items()[0].message == "prim_func `f`: the intrinsic `tir.nonsense` is not supported by LLVM code generation");
+  CHECK(diags.items()[0].message ==
+        "prim_func `f`: the intrinsic `tir.nonsense` is not supported by LLVM code generation");
 }
 
 TEST_CASE("llvm jit: loops that start below zero and an if_then_else") {
@@ -321,7 +328,8 @@ def shift(A: T.Buffer((10,), "float32"), B: T.Buffer((10,), "float32")):
   TestKernelContext ctx;
   REQUIRE(ctx.call(lib->resolve("shift"), {a.arg(), b.arg()}) == 0);
   for (int i = -3; i < 7; ++i)
-    CHECK(b.data<float>()[i + 3] == (i < 0 ? -5.0f : a.data<float>()[i + 3] * static_cast<float>(i)));
+    CHECK(b.data<float>()[i + 3] ==
+          (i < 0 ? -5.0f : a.data<float>()[i + 3] * static_cast<float>(i)));
 }
 
 TEST_CASE("llvm jit: E0714 two kernels with one name") {
@@ -378,5 +386,6 @@ def transpose(A: T.Buffer((8, 8), "float32"), B: T.Buffer((8, 8), "float32")):
   TestKernelContext ctx;
   REQUIRE(ctx.call(lib->resolve("transpose"), {a.arg(), b.arg()}) == 0);
   for (int i = 0; i < 8; ++i)
-    for (int j = 0; j < 8; ++j) REQUIRE(b.data<float>()[j * 8 + i] == a.data<float>()[i * 8 + j] + 1.0f);
+    for (int j = 0; j < 8; ++j)
+      REQUIRE(b.data<float>()[j * 8 + i] == a.data<float>()[i * 8 + j] + 1.0f);
 }

@@ -38,9 +38,12 @@ relax_arg HostTensor::arg() {
 
 namespace {
 
-TestKernelContext* self(relax_kernel_context* ctx) { return static_cast<TestKernelContext*>(ctx->runtime); }
+TestKernelContext* self(relax_kernel_context* ctx) {
+  return static_cast<TestKernelContext*>(ctx->runtime);
+}
 
-int32_t parallel_for(relax_kernel_context* ctx, int64_t extent, relax_parallel_body body, void* closure) {
+int32_t parallel_for(relax_kernel_context* ctx, int64_t extent, relax_parallel_body body,
+                     void* closure) {
   TestKernelContext* t = self(ctx);
   ++t->parallel_calls;
   int64_t chunks = std::min<int64_t>(t->threads, extent);
@@ -48,7 +51,8 @@ int32_t parallel_for(relax_kernel_context* ctx, int64_t extent, relax_parallel_b
   std::vector<int32_t> status(static_cast<size_t>(std::max<int64_t>(chunks, 0)), 0);
   for (int64_t c = 0; c < chunks; ++c) {
     int64_t begin = extent * c / chunks, end = extent * (c + 1) / chunks;
-    workers.emplace_back([&, c, begin, end] { status[static_cast<size_t>(c)] = body(begin, end, closure); });
+    workers.emplace_back(
+        [&, c, begin, end] { status[static_cast<size_t>(c)] = body(begin, end, closure); });
   }
   for (auto& w : workers) w.join();
   for (int32_t s : status)
@@ -59,7 +63,9 @@ int32_t parallel_for(relax_kernel_context* ctx, int64_t extent, relax_parallel_b
 void* workspace_alloc(relax_kernel_context*, uint64_t nbytes) {
   return std::aligned_alloc(64, (nbytes + 63) / 64 * 64);
 }
-void workspace_free(relax_kernel_context*, void* p) { std::free(p); }
+void workspace_free(relax_kernel_context*, void* p) {
+  std::free(p);
+}
 
 std::mutex error_mu;
 void set_error(relax_kernel_context* ctx, const char* message) {

@@ -15,7 +15,9 @@ namespace relax::test {
 struct HostTensor {
   HostTensor(std::vector<int64_t> shape, DLDataType dtype);
   template <class T>
-  T* data() { return reinterpret_cast<T*>(storage.data()); }
+  T* data() {
+    return reinterpret_cast<T*>(storage.data());
+  }
   int64_t size() const;
   relax_arg arg();
 

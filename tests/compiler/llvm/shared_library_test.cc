@@ -2,8 +2,8 @@
 // with the runtime's vm::SharedLibrary (no LLVM involved in loading) and run.
 #include <catch2/catch.hpp>
 
-#include <filesystem>
 #include <unistd.h>
+#include <filesystem>
 
 #include "compiler/codegen/llvm/llvm_codegen.h"
 #include "tests/compiler/llvm/kernel_test_util.h"
@@ -56,7 +56,8 @@ def f(A: T.Buffer((4,), "float32")):
         A[i] = T.float32(0)
 )");
   ir::DiagnosticBag diags;
-  CHECK_FALSE(cg::write_shared_library(funcs, {}, compiler::Target::host(), "/nonexistent-dir/x/model.so", diags));
+  CHECK_FALSE(cg::write_shared_library(funcs, {}, compiler::Target::host(),
+                                       "/nonexistent-dir/x/model.so", diags));
   REQUIRE(diags.size() == 1);
   CHECK(diags.items()[0].code == "E0713");
 }

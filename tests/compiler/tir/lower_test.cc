@@ -17,9 +17,9 @@ namespace ctir = relax::compiler::tir;
 namespace {
 
 struct Lowered {
-  std::string text;                 // the lowered function, printed; empty on failure
-  std::vector<std::string> codes;   // diagnostic codes reported
-  std::vector<std::string> steps;   // the steps run
+  std::string text;                // the lowered function, printed; empty on failure
+  std::vector<std::string> codes;  // diagnostic codes reported
+  std::vector<std::string> steps;  // the steps run
 };
 
 // Parses `src` (one prim_func named `f`), lowers it and prints the result.
@@ -62,7 +62,9 @@ def f(A: T.Buffer((4, 8), "float32"), B: T.Buffer((8, 4), "float32"), C: T.Buffe
             C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
 )");
   CHECK(r.codes.empty());
-  CHECK(r.text == R"(def f(A: T.Buffer((4, 8), "float32"), B: T.Buffer((8, 4), "float32"), C: T.Buffer((4, 4), "float32")):
+  CHECK(
+      r.text ==
+      R"(def f(A: T.Buffer((4, 8), "float32"), B: T.Buffer((8, 4), "float32"), C: T.Buffer((4, 4), "float32")):
     for i, j, k in T.grid(4, 4, 8):
         C_1 = T.Buffer((16,), data=C.data)
         if k == 0:
@@ -70,9 +72,10 @@ def f(A: T.Buffer((4, 8), "float32"), B: T.Buffer((8, 4), "float32"), C: T.Buffe
         A_1 = T.Buffer((32,), data=A.data)
         B_1 = T.Buffer((32,), data=B.data)
         C_1[i * 4 + j] = C_1[i * 4 + j] + A_1[i * 8 + k] * B_1[k * 4 + j])");
-  CHECK(r.steps == std::vector<std::string>{"LowerInitBlock", "ConvertBlocksToOpaque", "LowerMatchBuffer",
-                                            "LowerOpaqueBlock", "FlattenBuffer", "Simplify",
-                                            "LowerParallelLoops", "VectorizeLoop", "UnrollLoop", "Simplify"});
+  CHECK(r.steps == std::vector<std::string>{"LowerInitBlock", "ConvertBlocksToOpaque",
+                                            "LowerMatchBuffer", "LowerOpaqueBlock", "FlattenBuffer",
+                                            "Simplify", "LowerParallelLoops", "VectorizeLoop",
+                                            "UnrollLoop", "Simplify"});
 }
 
 TEST_CASE("tir lower: match_buffer parameters with a symbolic shape flatten to n * 4 elements") {
@@ -158,7 +161,8 @@ def f(A: T.Buffer((10,), "float32"), B: T.Buffer((10,), "float32")):
             B[io * 4 + ii] = A[io * 4 + ii])");
 }
 
-TEST_CASE("tir lower: a vectorized inner loop becomes ramps and broadcasts, the parallel loop stays") {
+TEST_CASE(
+    "tir lower: a vectorized inner loop becomes ramps and broadcasts, the parallel loop stays") {
   auto r = lower(R"(
 @T.prim_func
 def f(A: T.Buffer((64, 16), "float32"), B: T.Buffer((64, 16), "float32")):
@@ -170,8 +174,10 @@ def f(A: T.Buffer((64, 16), "float32"), B: T.Buffer((64, 16), "float32")):
 )");
   CHECK(r.codes.empty());
   CHECK(r.text.find("for i in T.parallel(64):") != std::string::npos);
-  CHECK(r.text.find("B_1[i * 16:i * 16 + 16] = A_1[i * 16:i * 16 + 16] + T.Broadcast(T.float32(1.0), 16)") !=
-        std::string::npos);
+  CHECK(
+      r.text.find(
+          "B_1[i * 16:i * 16 + 16] = A_1[i * 16:i * 16 + 16] + T.Broadcast(T.float32(1.0), 16)") !=
+      std::string::npos);
   CHECK(r.text.find("vectorized") == std::string::npos);
 }
 

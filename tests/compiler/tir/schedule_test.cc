@@ -96,7 +96,9 @@ TEST_CASE("schedule: split with an inexact factor adds a block predicate") {
   auto parts = sch.split(loops[1], {-1, 16});
   REQUIRE(parts.size() == 2);
   CHECK(diags.empty());
-  CHECK(print(p, sch.func()) == R"(def f(A: T.Buffer((30, 20), "float32"), B: T.Buffer((20, 50), "float32"), C: T.Buffer((30, 50), "float32")):
+  CHECK(
+      print(p, sch.func()) ==
+      R"(def f(A: T.Buffer((30, 20), "float32"), B: T.Buffer((20, 50), "float32"), C: T.Buffer((30, 50), "float32")):
     # with T.block("root"):
     for i, j_0, j_1, k in T.grid(30, 4, 16, 20):
         with T.block("C"):
@@ -192,7 +194,8 @@ TEST_CASE("default cpu schedule: matmul gets parallel spatial loops and a vector
   CHECK(compiler::tir::default_cpu_schedule(f, target, diags).same_as(f));
 }
 
-TEST_CASE("default cpu schedule: a row reduction vectorizes the spatial loop, never the reduction") {
+TEST_CASE(
+    "default cpu schedule: a row reduction vectorizes the spatial loop, never the reduction") {
   auto p = parse(R"(
 @T.prim_func
 def f(A: T.Buffer((8, 100), "float32"), S: T.Buffer((8,), "float32")):
@@ -243,8 +246,9 @@ def f(a: T.handle, b: T.handle):
   CHECK(diags.empty());
   std::string text = print(p, f);
   CHECK(text.find("for i_j_0_fused in T.parallel(T.int64(5) * n):") != std::string::npos);
-  CHECK(text.find("vj = T.axis.spatial(T.int64(40), i_j_0_fused % T.int64(5) * T.int64(8) + j_1)") !=
-        std::string::npos);
+  CHECK(
+      text.find("vj = T.axis.spatial(T.int64(40), i_j_0_fused % T.int64(5) * T.int64(8) + j_1)") !=
+      std::string::npos);
   CHECK(text.find("T.vectorized(T.int64(8))") != std::string::npos);
   auto lib = compiler::codegen::jit_compile({{"f", f}}, compiler::Target::host(), diags);
   REQUIRE(lib);
@@ -253,6 +257,7 @@ def f(a: T.handle, b: T.handle):
     for (int64_t i = 0; i < a.size(); ++i) a.data<float>()[i] = static_cast<float>(i % 7) * 0.1f;
     test::TestKernelContext ctx;
     REQUIRE(ctx.call(lib->resolve("f"), {a.arg(), b.arg()}) == 0);
-    for (int64_t i = 0; i < a.size(); ++i) REQUIRE(b.data<float>()[i] == Approx(std::exp(a.data<float>()[i])));
+    for (int64_t i = 0; i < a.size(); ++i)
+      REQUIRE(b.data<float>()[i] == Approx(std::exp(a.data<float>()[i])));
   }
 }

@@ -99,8 +99,8 @@ TEST_CASE("tir verify: E0704 a loop with a float extent") {
 TEST_CASE("tir verify: E0700 a thread-bound loop on a CPU target only") {
   auto f = parse(kLoops);
   f->body.as<For>()->for_kind = ForKind::kThreadBinding;
-  f->body.as<For>()->thread_binding =
-      ir::make<IterVar>(nullptr, f->body.as<For>()->loop_var, IterType::kThreadIndex, "threadIdx.x");
+  f->body.as<For>()->thread_binding = ir::make<IterVar>(nullptr, f->body.as<For>()->loop_var,
+                                                        IterType::kThreadIndex, "threadIdx.x");
   CHECK(verify(*f, {.lowered = true}) == std::vector<std::string>{"E0700"});
   CHECK(verify(*f, {.lowered = true, .cpu = false}).empty());
 }
