@@ -1,0 +1,54 @@
+// LLVM code generation for the CPU: lowered prim_funcs to LLVM IR with the kernel calling
+// convention of vm/kernel_abi.h (one `relax_kernel_fn` per prim_func, which unpacks and checks
+// its tensor arguments, binds symbolic shape variables and runs the loops), compiled for the
+// host CPU either in process (ORC LLJIT, a vm::KernelLibrary) or into a shared library that also
+// carries the serialized executable. Every function is lowered first (compiler/tir/lower.h),
+// which changes nothing on a function that is already lowered.
+//
+//   ir::DiagnosticBag diags;
+//   auto lib = codegen::jit_compile({{"add", add_func}}, Target::host(), diags);
+//   relax_kernel_fn add = lib->resolve("add");
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "compiler/target.h"
+#include "ir/diagnostic.h"
+#include "ir/module.h"
+#include "ir/tir.h"
+#include "vm/kernel_library.h"
+
+namespace relax::compiler::codegen {
+
+// A prim_func and the symbol its kernel is exported under.
+struct KernelSource {
+  std::string name;
+  ir::Ref<ir::tir::PrimFunc> func;
+};
+
+// Every prim_func of a module, named by its "global_symbol" attribute or else its member name.
+std::vector<KernelSource> prim_funcs_of(const ir::IRModule& module);
+
+// Compiles the functions in process. Null (with E07xx diagnostics) when a function cannot be
+// lowered or compiled. The library owns the generated code; kernels stay valid while it lives.
+std::unique_ptr<vm::KernelLibrary> jit_compile(const std::vector<KernelSource>& funcs,
+                                               const Target& target, ir::DiagnosticBag& diags);
+
+// The LLVM IR module of the functions as text (`--emit=llvm`), after LLVM's optimization
+// pipeline when `optimize` is set. Empty on error.
+std::string emit_llvm_ir(const std::vector<KernelSource>& funcs, const Target& target,
+                         ir::DiagnosticBag& diags, bool optimize = true);
+
+// Writes a shared library at `path` exporting each kernel under its name and
+// relax_executable_blob / relax_executable_blob_size / relax_kernel_abi_version (kernel_abi.h),
+// so that vm::SharedLibrary::open(path, true) loads it without LLVM. Emits an object file and
+// links it with the system C compiler (`cc -shared`, or $CC). False (with diagnostics) on error.
+bool write_shared_library(const std::vector<KernelSource>& funcs,
+                          std::span<const uint8_t> executable_bytes, const Target& target,
+                          const std::string& path, ir::DiagnosticBag& diags);
+
+}  // namespace relax::compiler::codegen

@@ -1,0 +1,116 @@
+// The lowering pipeline: the steps in order, the verifier between them, and the steps as module
+// passes.
+#include "compiler/tir/lower.h"
+
+#include "compiler/tir/util.h"
+#include "compiler/tir/verify.h"
+#include "ir/module.h"
+#include "ir/tir_visitor.h"
+
+namespace relax::compiler::tir {
+
+const std::vector<NamedLowerStep>& lowering_steps() {
+  static const std::vector<NamedLowerStep> kSteps = {
+      {"LowerInitBlock", &lower_init_block},
+      {"ConvertBlocksToOpaque", &convert_blocks_to_opaque},
+      {"LowerMatchBuffer", &lower_match_buffer},
+      {"LowerOpaqueBlock", &lower_opaque_block},
+      {"FlattenBuffer", &flatten_buffer},
+      {"Simplify", &simplify},
+      {"LowerParallelLoops", &lower_parallel_loops},
+      {"VectorizeLoop", &vectorize_loop},
+      {"UnrollLoop", &unroll_loop},
+      {"Simplify", &simplify},
+  };
+  return kSteps;
+}
+
+namespace {
+
+struct BlockFinder : irt::Visitor {
+  bool found = false;
+  void visit_block_realize(const Ref<irt::BlockRealize>&) override { found = true; }
+  void visit_block(const Ref<irt::Block>&) override { found = true; }
+};
+
+// Steps after which no block may be left.
+bool is_after_block_lowering(const std::string& step) {
+  return step != "LowerInitBlock" && step != "ConvertBlocksToOpaque" && step != "LowerMatchBuffer";
+}
+
+}  // namespace
+
+bool is_lowered(const PrimFunc& func) {
+  BlockFinder f;
+  f.visit_stmt(func.body);
+  return !f.found;
+}
+
+Ref<PrimFunc> lower_prim_func(const Ref<PrimFunc>& func, const Target& target,
+                              ir::DiagnosticBag& diags, const LowerOptions& options,
+                              const std::string& name) {
+  std::string fname = name;
+  if (fname.empty()) fname = func->attrs.get_string("global_symbol", "main");
+  LowerContext ctx{target, diags, options, fname};
+  Ref<PrimFunc> f = func;
+  for (const NamedLowerStep& step : lowering_steps()) {
+    Ref<PrimFunc> next = step.step(f, ctx);
+    if (!next) return nullptr;
+    f = next;
+    if (options.verify) {
+      VerifyOptions vo;
+      vo.lowered = is_after_block_lowering(step.name);
+      vo.cpu = target.kind == Target::Kind::kLLVM;
+      vo.stage = step.name;
+      vo.func_name = fname;
+      if (!verify_prim_func(*f, diags, vo)) return nullptr;
+    }
+    if (options.after_step) options.after_step(step.name, f);
+  }
+  return f;
+}
+
+std::vector<Pass> lowering_passes(const Target& target) {
+  std::vector<Pass> passes;
+  const auto& steps = lowering_steps();
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const NamedLowerStep step = steps[i];
+    Pass p;
+    p.name = std::string("tir.") + step.name;
+    p.opt_level = 0;
+    p.doc = "TIR lowering step " + std::string(step.name) +
+            " on every prim_func (docs/tir-lowering.md)";
+    bool verify_lowered = is_after_block_lowering(step.name);
+    p.fn = [step, target, verify_lowered](ir::Ref<ir::IRModule> module,
+                                          PassContext& pctx) -> ir::Ref<ir::IRModule> {
+      auto out = ir::copy(module);
+      LowerOptions options;
+      options.verify = pctx.verify || kVerifyByDefault;
+      bool failed = false;
+      for (auto& member : out->functions) {
+        auto pf = ir::as_prim_func(member.func);
+        if (!pf) continue;
+        LowerContext ctx{target, pctx.diagnostics(), options, member.gvar->name};
+        auto next = step.step(pf, ctx);
+        if (!next) {
+          failed = true;
+          continue;
+        }
+        if (options.verify) {
+          VerifyOptions vo;
+          vo.lowered = verify_lowered;
+          vo.cpu = target.kind == Target::Kind::kLLVM;
+          vo.stage = step.name;
+          vo.func_name = member.gvar->name;
+          if (!verify_prim_func(*next, pctx.diagnostics(), vo)) failed = true;
+        }
+        member.func = next;
+      }
+      return failed ? nullptr : out;
+    };
+    passes.push_back(std::move(p));
+  }
+  return passes;
+}
+
+}  // namespace relax::compiler::tir
