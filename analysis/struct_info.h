@@ -63,8 +63,31 @@ struct CallDerivation {
   int bad_argument = -1;              // the argument whose struct info does not fit (L0/L1)
   BaseCheck bad_argument_check = BaseCheck::kPass;
   std::string error;                  // "expects 2 arguments, got 3", ...
+  // Every argument that does not fit, with its level, in argument order (the first is
+  // bad_argument), so that a caller can report all of them.
+  std::vector<std::pair<int, BaseCheck>> mismatches;
 };
+// `sinfo_args` are the call's struct-info arguments, which an opaque callee whose derive_func is
+// kInferBySinfoArgs (extern functions) returns.
 CallDerivation derive_call_ret_struct_info(const ir::FuncStructInfo& func, const std::vector<Ref<StructInfo>>& args,
-                                           arith::Analyzer& analyzer);
+                                           arith::Analyzer& analyzer,
+                                           const std::vector<Ref<StructInfo>>* sinfo_args = nullptr);
+
+// The derivation function of extern functions: the call's single struct-info argument, a tuple
+// of several, or R.Object for none.
+inline constexpr const char* kInferBySinfoArgs = "tvm.relax.struct_info.infer_by_sinfo_args";
+Ref<StructInfo> struct_info_from_sinfo_args(const std::vector<Ref<StructInfo>>& sinfo_args);
+// The default struct info of an extern function: opaque, impure, derived from sinfo_args.
+Ref<ir::FuncStructInfo> extern_func_struct_info();
+
+// The struct info of a prim_func as a Relax value (TVM's InferStructInfo of a PrimFunc): a
+// buffer parameter is a tensor of the buffer's shape (dims as int64) and dtype, a handle without
+// buffer is R.Object, a scalar is R.Prim of its dtype; the result is void (R.Tuple) or the prim
+// return type; pure when it has a body.
+Ref<ir::FuncStructInfo> prim_func_struct_info(const ir::tir::PrimFunc& func);
+
+// A one-line rendering for messages, in the legacy TVMScript spelling:
+// `R.Tensor((n, 4), dtype="float32")`, `R.Shape(ndim=2)`, `R.Prim(value=n)`, `R.Object`.
+std::string struct_info_text(const Ref<StructInfo>& sinfo);
 
 }  // namespace relax::analysis

@@ -3,11 +3,21 @@
 // reported, not only the first.
 #pragma once
 
+#include <string>
+#include <unordered_set>
+
 #include "ir/diagnostic.h"
 #include "ir/module.h"
 
 namespace relax::analysis {
 
+struct WellFormedOptions {
+  // Functions the front end left out because of errors already reported: calls of them are not
+  // reported again as undefined global variables (E0410).
+  std::unordered_set<std::string> ignore_missing_globals;
+};
+
 void check_well_formed(const ir::IRModule& module, ir::DiagnosticBag& diags);
+void check_well_formed(const ir::IRModule& module, ir::DiagnosticBag& diags, const WellFormedOptions& options);
 
 }  // namespace relax::analysis

@@ -1,6 +1,8 @@
-// `relax print`: parse a file and print it back in canonical TVMScript.
+// `relax print`: parse a file, infer the struct info of every binding (normalize) and print it
+// back in canonical TVMScript, each binding annotated as TVM's printer annotates it.
 #include <iostream>
 
+#include "analysis/normalize.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "syntax/frontend.h"
@@ -20,7 +22,9 @@ Runner add_print_command(CLI::App& app) {
                   "Spelling profile: legacy (TVM v0.20-v0.23, the default) or current (TVM main, 2026)")
       ->check(CLI::IsMember({"legacy", "current"}));
   cmd->footer(
-      "Functions with errors are reported on stderr and left out; the rest is printed.\n"
+      "Every binding is printed with its inferred struct info (a compatible annotation on a call is kept).\n"
+      "Functions with syntax or name errors are reported on stderr and left out; the rest is printed.\n"
+      "Inference errors are reported on stderr; the binding is printed with what is known.\n"
       "The output ends with a newline when the input does.\n"
       "Exit codes: 0 ok, 1 errors in the input, 2 usage or I/O errors.");
   return [options]() -> int {
@@ -29,6 +33,7 @@ Runner add_print_command(CLI::App& app) {
     bool trailing_newline = !text->empty() && text->back() == '\n';
     ir::DiagnosticBag diags;
     syntax::FrontendResult result = syntax::parse_text(std::move(*text), display_name(options->input), diags);
+    analysis::normalize_module(*result.module, diags);
     syntax::PrintOptions print_options;
     print_options.profile = options->profile == "current" ? syntax::Profile::kCurrent : syntax::Profile::kLegacy;
     std::string out = result.is_module_class ? syntax::print_module(*result.module, print_options)

@@ -22,6 +22,7 @@ void register_image_ops(OpRegistry& registry);
 void register_quantize_ops(OpRegistry& registry);
 void register_grad_ops(OpRegistry& registry);
 void register_distributed_ops(OpRegistry& registry);
+void register_structural_ops(OpRegistry& registry);
 
 void register_builtin_ops(OpRegistry& registry) {
   register_binary_ops(registry);
@@ -43,6 +44,7 @@ void register_builtin_ops(OpRegistry& registry) {
   register_quantize_ops(registry);
   register_grad_ops(registry);
   register_distributed_ops(registry);
+  register_structural_ops(registry);
 }
 
 }  // namespace relax::analysis

@@ -1,6 +1,7 @@
 // The inference context: typed attribute access and located error reporting for op inference.
 #include "analysis/ops/infer_context.h"
 
+#include "analysis/use_span.h"
 #include "ir/tir.h"
 
 namespace relax::analysis {
@@ -146,8 +147,7 @@ ir::Diagnostic& InferContext::error(std::string code, std::string message) {
 
 ir::Diagnostic& InferContext::error_at_arg(size_t i, std::string code, std::string message) {
   failed_ = true;
-  ir::Span span = i < call_->args.size() && call_->args[i] && call_->args[i]->span.is_known() ? call_->args[i]->span
-                                                                                              : call_->span;
+  ir::Span span = argument_span(*call_, i);
   ir::Diagnostic& d = diags_.error(std::move(code), span, std::move(message));
   if (auto origin = origin_of_arg(i); origin && origin->is_known() && !(*origin == span)) {
     std::string what = i < call_->args.size() && call_->args[i].is<ir::Var>()
@@ -165,8 +165,26 @@ ir::Diagnostic& InferContext::error_at_attr(std::string_view name, std::string c
   return diags_.error(std::move(code), span, std::move(message));
 }
 
+ir::Diagnostic& InferContext::error_at(ir::Span span, std::string code, std::string message) {
+  failed_ = true;
+  return diags_.error(std::move(code), span.is_known() ? span : call_->span, std::move(message));
+}
+
 ir::Diagnostic& InferContext::warning(std::string code, std::string message) {
   return diags_.warning(std::move(code), call_->span, std::move(message));
+}
+
+ir::Ref<ir::Expr> InferContext::lookup_binding(const ir::Ref<ir::Expr>& expr) const {
+  ir::Ref<ir::Expr> e = expr;
+  // Bounded: a malformed module could bind a variable to itself.
+  for (int depth = 0; depth < 64 && lookup_; ++depth) {
+    auto v = e.as_ptr<ir::Var>();
+    if (!v) break;
+    ir::Ref<ir::Expr> bound = lookup_(*v);
+    if (!bound) break;
+    e = bound;
+  }
+  return e;
 }
 
 std::optional<ir::Span> InferContext::origin_of_arg(size_t i) const {

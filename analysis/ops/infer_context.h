@@ -3,6 +3,7 @@
 // offending argument or attribute and names where an operand's shape came from.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -54,12 +55,21 @@ class InferContext {
   ir::Diagnostic& error_at_arg(size_t i, std::string code, std::string message);
   ir::Diagnostic& error_at_attr(std::string_view name, std::string code, std::string message);
   ir::Diagnostic& warning(std::string code, std::string message);
+  // An error at another place of the call (a struct-info argument such as out_sinfo); the call's
+  // span when `span` is unknown.
+  ir::Diagnostic& error_at(ir::Span span, std::string code, std::string message);
   // "where `x`'s shape comes from": the span of the binding or parameter that defined argument
   // i's variable, when known. Inference errors about shapes add it as a secondary label.
   std::optional<ir::Span> origin_of_arg(size_t i) const;
   void set_arg_origins(std::vector<std::optional<ir::Span>> origins) { origins_ = std::move(origins); }
   std::string op_name() const;  // "R.add"
   bool failed() const { return failed_; }
+
+  // The value bound to `expr` when it is a variable whose binding the normalizer has seen
+  // (following aliases), else `expr` itself. Inference depends on struct info alone except in
+  // the few places TVM looks through bindings (R.memory.view's dtype, call_tir's argument tuple).
+  ir::Ref<ir::Expr> lookup_binding(const ir::Ref<ir::Expr>& expr) const;
+  void set_binding_lookup(std::function<ir::Ref<ir::Expr>(const ir::Var&)> lookup) { lookup_ = std::move(lookup); }
 
  private:
   const OpInfo& op_;
@@ -69,6 +79,7 @@ class InferContext {
   arith::Analyzer& analyzer_;
   ir::DiagnosticBag& diags_;
   bool failed_ = false;
+  std::function<ir::Ref<ir::Expr>(const ir::Var&)> lookup_;
 };
 
 }  // namespace relax::analysis

@@ -390,8 +390,10 @@ std::string print_struct_info(PrinterContext& ctx, const Ref<ir::StructInfo>& si
         std::vector<std::string> kw;
         if (f.ret && !f.ret.is<ir::ObjectStructInfo>()) kw.push_back("ret=" + ret);
         if (f.purity) kw.push_back("purity=True");
-        // TVM leaves a derivation function out; it is kept so that the text reparses the same.
-        if (!f.derive_func.empty()) kw.push_back("derive_func=" + quote_string(f.derive_func));
+        // TVM leaves a derivation function out; it is kept so that the text reparses the same,
+        // except the extern functions' default, which inference gives every R.ExternFunc again.
+        if (!f.derive_func.empty() && f.derive_func != "tvm.relax.struct_info.infer_by_sinfo_args")
+          kw.push_back("derive_func=" + quote_string(f.derive_func));
         if (kw.empty()) return "R.Callable";
         return "R.Callable(" + join(kw) + ")";
       }

@@ -62,3 +62,31 @@ TEST_CASE("relax parse --tree prints the syntax tree") {
   CHECK(r.exit_code == 0);
   CHECK(r.out == "(module\n  (assignment\n    left: (identifier)\n    right: (integer)))\n");
 }
+
+TEST_CASE("relax print writes the inferred struct info of every binding") {
+  std::string text =
+      "@R.function\n"
+      "def main(x: R.Tensor((\"n\", 4), \"float32\")):\n"
+      "    y = R.add(x, x)\n"
+      "    z = (y, x)\n"
+      "    return z\n";
+  auto r = run_command({kRelax, "print", "-"}, text);
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.empty());
+  CHECK(r.out.find("    y: R.Tensor((n, 4), dtype=\"float32\") = R.add(x, x)\n") != std::string::npos);
+  CHECK(r.out.find("-> R.Tuple(R.Tensor((\"n\", 4), dtype=\"float32\"), R.Tensor((\"n\", 4), dtype=\"float32\")):") !=
+        std::string::npos);
+}
+
+TEST_CASE("relax print reports inference errors and exits 1") {
+  std::string text =
+      "@R.function\n"
+      "def main(x: R.Tensor((2, 3), \"float32\"), y: R.Tensor((2, 4), \"float32\")):\n"
+      "    z = R.add(x, y)\n"
+      "    return x\n";
+  auto r = run_command({kRelax, "--color", "never", "print", "-"}, text);
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("<stdin>:3:18: error[E0308]") != std::string::npos);
+  // The function is still printed; the failed binding is unknown.
+  CHECK(r.out.find("    z: R.Object = R.add(x, y)\n") != std::string::npos);
+}

@@ -1,0 +1,223 @@
+// The normalizer's module, function and binding level: global vars get their functions' struct
+// info, parameters define symbolic vars, each binding is inferred and checked against its
+// annotation (TVM's rule: a call keeps a compatible annotation, other values keep their own
+// struct info), match_cast defines vars, functions get their return struct info.
+#include "analysis/normalize/normalizer.h"
+
+#include <cstdint>
+
+#include "analysis/use_span.h"
+
+namespace relax::analysis::normalize_detail {
+
+using ir::make;
+
+void Normalizer::normalize_function(const Ref<ir::Function>& func) {
+  size_t saved_start = scope_start_, saved_size = scope_vars_.size();
+  scope_start_ = scope_vars_.size();
+  std::vector<Ref<StructInfo>> param_sinfo;
+  for (const auto& p : func->params) {
+    if (!p->struct_info) p->struct_info = make<ir::ObjectStructInfo>();
+    define_symbolic_vars(p->struct_info);
+    origins_[p.get()] = p->span;
+    param_sinfo.push_back(p->struct_info);
+  }
+  Ref<StructInfo> body_sinfo;
+  bool body_failed = true;
+  if (func->body) {
+    normalize_seq(func->body);
+    body_sinfo = func->body->struct_info;
+    body_failed = is_poisoned(func->body.get());
+  }
+  Ref<StructInfo> ret = func->ret_struct_info;
+  if (body_sinfo && (!ret || is_base_of(ret, body_sinfo, analyzer_))) {
+    // TVM's Function constructor: the body's struct info, erased to the symbolic vars the
+    // parameters define (match_cast vars of the body are out of scope for callers).
+    std::unordered_set<const ir::tir::Var*> definable;
+    for (const auto& s : param_sinfo) {
+      for (const auto& v : definable_tir_vars(s)) definable.insert(v.get());
+    }
+    std::function<bool(const ir::tir::Var*)> is_defined = [&](const ir::tir::Var* v) {
+      return definable.count(v) != 0;
+    };
+    ret = erase_to_well_defined(body_sinfo, {}, is_defined, analyzer_);
+  } else if (ret && body_sinfo && !body_failed &&
+             struct_info_base_check(ret, body_sinfo, analyzer_) == BaseCheck::kFailL0) {
+    // The returned variable's use is its last occurrence in the function's text (`return x`).
+    ir::Span at = func->body->body ? span_of(func->body->body, func->span) : func->span;
+    if (auto v = func->body->body.as_ptr<ir::Var>()) {
+      ir::Span use = find_identifier(func->body->span, v->name, SIZE_MAX);
+      if (use.is_known()) at = use;
+    }
+    diags_
+        .warning(codes::kReturnMismatch, at,
+                 "the returned value can never match the declared return struct info: declared " +
+                     struct_info_text(ret) + ", returned " + struct_info_text(body_sinfo))
+        .note("TVM keeps the annotation and checks it when the function returns");
+  }
+  if (!ret) ret = make<ir::ObjectStructInfo>();
+  func->ret_struct_info = ret;
+  auto sinfo = make<ir::FuncStructInfo>();
+  sinfo->params = std::move(param_sinfo);
+  sinfo->ret = ret;
+  sinfo->purity = func->is_pure;
+  func->struct_info = sinfo;
+  scope_vars_.resize(saved_size);
+  scope_start_ = saved_start;
+}
+
+void Normalizer::normalize_seq(const Ref<ir::SeqExpr>& seq) {
+  for (const auto& block : seq->blocks) {
+    for (const auto& binding : block->bindings) normalize_binding(binding);
+  }
+  Ref<ir::Expr> body = normalize_arg(seq->body);
+  if (!body.same_as(seq->body)) seq->body = body;
+  bool failed = !body || is_poisoned(body.get());
+  set_sinfo(seq, erase_in_scope(struct_info_of(body)));
+  if (failed) poison(seq.get());
+}
+
+void Normalizer::normalize_binding(const Ref<ir::Binding>& binding) {
+  if (!binding || !binding->var) return;
+  if (binding->kind() == ir::ObjectKind::kMatchCast) {
+    normalize_match_cast(static_cast<ir::MatchCast&>(*binding));
+  } else {
+    normalize_var_binding(static_cast<ir::VarBinding&>(*binding));
+  }
+  origins_[binding->var.get()] = binding->span.is_known() ? binding->span : binding->var->span;
+}
+
+namespace {
+
+// `R.print(...)` written as a statement: the front end binds it to `_`, spanning the expression.
+bool is_expression_statement(const ir::VarBinding& b) {
+  return b.var->name == "_" && b.value && b.var->span == b.value->span;
+}
+
+}  // namespace
+
+void Normalizer::normalize_var_binding(ir::VarBinding& b) {
+  const Ref<ir::Var>& var = b.var;
+  Ref<StructInfo> annotation = var->struct_info;
+  if (auto f = b.value.as<ir::Function>()) local_functions_[var.get()] = f;
+  Ref<ir::Expr> value = normalize_expr(b.value);
+  if (!value) {
+    var->struct_info = annotation ? annotation : make<ir::ObjectStructInfo>();
+    if (!annotation) poison(var.get());
+    return;
+  }
+  if (!value.same_as(b.value)) b.value = value;
+  bound_values_[var.get()] = value;
+  Ref<StructInfo> inferred = struct_info_of(value);
+  bool failed = is_poisoned(value.get());
+
+  // Values whose struct info is their own: functions, if/else joins, statements.
+  if (value.is<ir::Function>() || value.is<ir::If>()) {
+    var->struct_info = inferred;
+    if (failed && inferred.is<ir::ObjectStructInfo>()) poison(var.get());
+    return;
+  }
+  if (is_expression_statement(b)) {
+    // A statement that failed stays a statement (its value is unknown, and unused).
+    if (failed && ir::is_void_sinfo(annotation)) {
+      var->struct_info = annotation;
+      return;
+    }
+    if (!failed && !ir::is_void_sinfo(inferred)) {
+      diags_
+          .error(codes::kNonVoidStatement, value->span,
+                 "this expression statement has a value of struct info " +
+                     struct_info_text(inferred) +
+                     "; only void expressions (R.Tuple) may stand alone")
+          .note("bind the value to a name: `x = ...`");
+    }
+    var->struct_info = inferred;
+    if (failed) poison(var.get());
+    return;
+  }
+  if (annotation && !options_.ignore_binding_annotations) {
+    if (!failed && struct_info_base_check(annotation, inferred, analyzer_) == BaseCheck::kFailL0) {
+      ir::Span at = annotation->span.is_known() ? annotation->span : var->span;
+      diags_
+          .error(codes::kAnnotation, at,
+                 "the annotation of `" + var->name +
+                     "` is incompatible with its value: annotated " + struct_info_text(annotation) +
+                     ", inferred " + struct_info_text(inferred))
+          .label(value_span(value, b.span),
+                 "the value has struct info " + struct_info_text(inferred));
+    }
+    // TVM installs the annotation on a call (its result is trusted); other values keep their
+    // own struct info and the annotation is only checked. A failed inference keeps the annotation.
+    var->struct_info = (value.is<ir::Call>() || failed) ? annotation : inferred;
+    return;
+  }
+  var->struct_info = inferred;
+  if (failed) poison(var.get());
+}
+
+void Normalizer::normalize_match_cast(ir::MatchCast& b) {
+  Ref<ir::Expr> value = normalize_expr(b.value);
+  if (value && !value.same_as(b.value)) b.value = value;
+  Ref<StructInfo> target =
+      b.struct_info ? b.struct_info : Ref<StructInfo>(make<ir::ObjectStructInfo>());
+  if (value && !is_poisoned(value.get())) {
+    Ref<StructInfo> vs = struct_info_of(value);
+    if (struct_info_base_check(vs, target, analyzer_) == BaseCheck::kFailL0) {
+      diags_
+          .error(codes::kMatchCast, b.span.is_known() ? b.span : b.var->span,
+                 "R.match_cast can never succeed: the value has struct info " +
+                     struct_info_text(vs) + ", the target is " + struct_info_text(target))
+          .label(value_span(value, b.span), "this value is " + struct_info_text(vs));
+    }
+  }
+  b.var->struct_info = target;
+  define_symbolic_vars(target);
+}
+
+// --- Scope ---------------------------------------------------------------------------------------
+
+void Normalizer::define_symbolic_vars(const Ref<StructInfo>& sinfo) {
+  for (const auto& v : definable_tir_vars(sinfo)) {
+    if (in_scope(v.get())) continue;
+    scope_vars_.push_back(v.get());
+    analyzer_.mark_non_negative(v);
+  }
+}
+
+bool Normalizer::in_scope(const ir::tir::Var* var) const {
+  for (size_t i = scope_start_; i < scope_vars_.size(); ++i) {
+    if (scope_vars_[i] == var) return true;
+  }
+  return false;
+}
+
+Ref<StructInfo> Normalizer::erase_in_scope(const Ref<StructInfo>& sinfo) {
+  std::function<bool(const ir::tir::Var*)> is_defined = [this](const ir::tir::Var* v) {
+    return in_scope(v);
+  };
+  return erase_to_well_defined(sinfo, {}, is_defined, analyzer_);
+}
+
+// --- Helpers -------------------------------------------------------------------------------------
+
+ir::Span Normalizer::value_span(const Ref<ir::Expr>& value, ir::Span binding) const {
+  if (auto v = value.as_ptr<ir::Var>()) {
+    // The value comes last in `name: annotation = value`.
+    ir::Span found = find_identifier(binding, v->name, SIZE_MAX);
+    if (found.is_known()) return found;
+  }
+  return span_of(value, binding);
+}
+
+Ref<StructInfo> Normalizer::set_sinfo(const Ref<ir::Expr>& e, Ref<StructInfo> sinfo) {
+  if (!sinfo) sinfo = make<ir::ObjectStructInfo>();
+  if (e && !e.is<ir::Op>()) e->struct_info = sinfo;
+  return sinfo;
+}
+
+ir::Span Normalizer::span_of(const Ref<ir::Expr>& e, ir::Span fallback) const {
+  if (e && e->span.is_known()) return e->span;
+  return fallback;
+}
+
+}  // namespace relax::analysis::normalize_detail
