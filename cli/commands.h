@@ -12,5 +12,7 @@ using Runner = std::function<int()>;
 
 Runner add_print_command(CLI::App& app);
 Runner add_parse_command(CLI::App& app);
+Runner add_check_command(CLI::App& app);
+Runner add_fmt_command(CLI::App& app);
 
 }  // namespace relax::cli

@@ -33,6 +33,8 @@ int main(int argc, char** argv) {
   };
   add(add_print_command);
   add(add_parse_command);
+  add(add_check_command);
+  add(add_fmt_command);
 
   try {
     app.parse(argc, argv);

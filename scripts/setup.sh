@@ -15,6 +15,17 @@ packages=(
   zlib1g-dev libzstd-dev libedit-dev libxml2-dev libffi-dev
 )
 
+# The formatter's differential test and benchmark use ruff's WebAssembly build (an npm package,
+# pinned in tools/ruff-oracle/package-lock.json); installed when node and npm exist.
+oracle="$(cd "$(dirname "$0")/.." && pwd)/tools/ruff-oracle"
+ruff_pin=$(grep -o '"@astral-sh/ruff-wasm-nodejs": "[^"]*"' "$oracle/package.json" | cut -d'"' -f4)
+ruff_have=$(grep -so '"version": "[^"]*"' "$oracle/node_modules/@astral-sh/ruff-wasm-nodejs/package.json" |
+  cut -d'"' -f4 || true)
+if command -v npm >/dev/null 2>&1 && [[ "$ruff_have" != "$ruff_pin" ]]; then
+  (cd "$oracle" && npm ci --no-audit --no-fund --loglevel=error) ||
+    echo "setup: npm ci in tools/ruff-oracle failed; the ruff differential test will skip itself" >&2
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -687,6 +687,9 @@ class FunctionParser {
       return;
     }
     Node value = items[0].field(Field::kValue);
+    // `with (R.dataflow()):` is `with R.dataflow():` (a formatter splits long items so).
+    while (value && value.kind() == NodeKind::kParenthesizedExpression && first_named(value))
+      value = first_named(value);
     if (callee_path(fe_, value) != "R.dataflow") {
       fe_.error(codes::kDataflow, value,
                 "only `with R.dataflow():` is supported in Relax functions");

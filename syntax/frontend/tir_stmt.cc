@@ -49,6 +49,17 @@ Node first_expr(Node stmt) {
   return Node();
 }
 
+// `(e)` is `e`: grouping parentheses (a formatter adds them around long right-hand sides) do not
+// change which statement builtin a call is.
+Node unparen(Node expr) {
+  while (expr && expr.kind() == NodeKind::kParenthesizedExpression) {
+    Node inner = first_expr(expr);
+    if (!inner) break;
+    expr = inner;
+  }
+  return expr;
+}
+
 }  // namespace
 
 // --- Helpers ----------------------------------------------------------------------------------
@@ -206,7 +217,7 @@ void StmtParser::parse_stmt(Node stmt, StmtSink& sink) {
 }
 
 void StmtParser::parse_expr_stmt(Node stmt, StmtSink& sink) {
-  Node expr = first_expr(stmt);
+  Node expr = unparen(first_expr(stmt));
   if (!expr) return;
   if (expr.kind() == NodeKind::kString || expr.kind() == NodeKind::kConcatenatedString)
     return;  // docstring
@@ -284,7 +295,7 @@ void StmtParser::bind_value(const std::string& name, const Value& value, Node at
 
 void StmtParser::parse_assignment(Node stmt, StmtSink& sink) {
   Node left = stmt.field(Field::kLeft);
-  Node right = stmt.field(Field::kRight);
+  Node right = unparen(stmt.field(Field::kRight));
   if (stmt.field(Field::kAnnotation)) {
     parse_annotated(stmt, left, sink);
     return;
@@ -535,7 +546,7 @@ Ref<PrimExpr> promote(const Ref<PrimExpr>& e, DataType t) {
 
 void StmtParser::parse_for(Node stmt, StmtSink& sink) {
   Node left = stmt.field(Field::kLeft);
-  Node right = stmt.field(Field::kRight);
+  Node right = unparen(stmt.field(Field::kRight));
   if (Node alt = stmt.field(Field::kAlternative)) {
     fe_.error("E0603", alt, "`for ... else` is not supported in TIR");
     return;
@@ -807,7 +818,7 @@ void StmtParser::parse_with(Node stmt, StmtSink& sink) {
     fe_.error("E0603", stmt, "a TIR `with` statement takes exactly one item");
     return;
   }
-  Node value = items[0].field(Field::kValue);
+  Node value = unparen(items[0].field(Field::kValue));
   Node alias = items[0].field(Field::kAlias);
   std::string name =
       value.kind() == NodeKind::kCall ? static_callee(value.field(Field::kFunction)) : "";

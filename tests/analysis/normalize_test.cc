@@ -9,7 +9,7 @@ using namespace relax;
 using namespace relax::infer_test;
 using Codes = std::vector<std::string>;
 
-TEST_CASE("normalize: parameters define symbolic vars; op calls are inferred") {
+TEST_CASE("normalize: parameters define symbolic vars, op calls are inferred") {
   auto r = infer(R"(
 @R.function
 def f(x: R.Tensor(("n", "m"), "float32"), y: R.Tensor(("m",), "float32"), s: R.Shape(["n", "m"])):
@@ -284,7 +284,7 @@ class Module:
   CHECK(text(r.function("unannotated")->ret_struct_info) == "R.Tensor((n,), dtype=\"float32\")");
 }
 
-TEST_CASE("normalize: unknown ops are reported once; inference continues") {
+TEST_CASE("normalize: unknown ops are reported once, inference continues") {
   auto r = infer(R"(
 @R.function
 def f(x: R.Tensor((4,), "float32")):

@@ -340,7 +340,7 @@ def f(x: R.Tensor((2, 3), "float32")):
   CHECK(has(check(r), "E0417"));
 }
 
-TEST_CASE("well-formed E0418: call_tir not in normalized form; normalize puts it there") {
+TEST_CASE("well-formed E0418: call_tir not in normalized form, normalize puts it there") {
   const char* text = R"(
 @I.ir_module
 class Module:

@@ -1,0 +1,199 @@
+// The check pipeline: front end, normalize, well-formedness, lint, suppression, sorting.
+#include "analysis/check.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+#include <unordered_set>
+
+#include "analysis/lint/lint.h"
+#include "analysis/normalize.h"
+#include "analysis/well_formed.h"
+#include "ir/source.h"
+#include "syntax/frontend.h"
+
+namespace relax::analysis {
+
+namespace fs = std::filesystem;
+
+size_t CheckResult::count(ir::Severity severity) const {
+  return static_cast<size_t>(
+      std::count_if(diagnostics.begin(), diagnostics.end(),
+                    [&](const ir::Diagnostic& d) { return d.severity == severity; }));
+}
+
+bool default_enabled(std::string_view code) {
+  if (const lint::LintRule* rule = lint::LintRegistry::global().find(code)) return rule->default_on;
+  return true;
+}
+
+namespace {
+
+bool overlaps(const ir::Span& a, const ir::Span& b) {
+  if (a.file != b.file) return false;
+  if (a.begin == a.end || b.begin == b.end) return a.begin >= b.begin && a.begin <= b.end;
+  return a.begin < b.end && b.begin < a.end;
+}
+
+int severity_rank(ir::Severity s) {
+  switch (s) {
+    case ir::Severity::kError:
+      return 0;
+    case ir::Severity::kWarning:
+      return 1;
+    case ir::Severity::kNote:
+      return 2;
+  }
+  return 0;
+}
+
+}  // namespace
+
+CheckResult check_tree(std::shared_ptr<const syntax::SyntaxTree> tree,
+                       const CheckOptions& options) {
+  CheckResult result;
+  result.tree = tree;
+  ir::DiagnosticBag diags;
+  syntax::FrontendResult fe = syntax::parse_tree(tree, diags);
+  result.module = fe.module;
+  lint::WrittenFacts facts = lint::collect_written_facts(*fe.module);
+  facts.incomplete_module = !fe.failed_functions.empty();
+  facts.is_module_class = fe.is_module_class;
+  normalize_module(*fe.module, diags);
+  check_well_formed(*fe.module, diags);
+  size_t first_lint = diags.size();
+  lint::run_lints(
+      *fe.module, tree.get(), facts,
+      [&](const lint::LintRule& rule) { return options.rules.enabled(rule.code, rule.default_on); },
+      diags);
+
+  // Lint rules that yield to errors are dropped where an error already points.
+  std::vector<const ir::Diagnostic*> errors;
+  for (size_t i = 0; i < first_lint; ++i) {
+    if (diags.items()[i].severity == ir::Severity::kError) errors.push_back(&diags.items()[i]);
+  }
+  lint::NoqaMap noqa;
+  if (options.honour_noqa && tree) noqa = lint::collect_noqa(*tree);
+  auto source = tree ? ir::SourceManager::global().get(tree->file()) : nullptr;
+
+  for (size_t i = 0; i < diags.size(); ++i) {
+    ir::Diagnostic& d = diags.items()[i];
+    // Every diagnostic points into the file, at its start when nothing better is known.
+    if (!d.span.is_known() && tree) d.span = ir::Span{tree->file(), 0, 0};
+    if (i >= first_lint) {
+      const lint::LintRule* rule = lint::LintRegistry::global().find(d.code);
+      if (rule && rule->yields_to_errors &&
+          std::any_of(errors.begin(), errors.end(),
+                      [&](const ir::Diagnostic* e) { return overlaps(e->span, d.span); }))
+        continue;
+    } else if (!options.rules.enabled(d.code, default_enabled(d.code))) {
+      continue;
+    }
+    if (!noqa.empty() && source && d.span.file == tree->file()) {
+      auto it = noqa.find(source->position(d.span.begin).line);
+      if (it != noqa.end() && it->second.suppresses(d)) {
+        ++result.suppressed;
+        continue;
+      }
+    }
+    result.diagnostics.push_back(std::move(d));
+  }
+  std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(),
+                   [](const ir::Diagnostic& a, const ir::Diagnostic& b) {
+                     if (a.span.file != b.span.file) return a.span.file < b.span.file;
+                     if (a.span.begin != b.span.begin) return a.span.begin < b.span.begin;
+                     if (a.severity != b.severity)
+                       return severity_rank(a.severity) < severity_rank(b.severity);
+                     return a.code < b.code;
+                   });
+  return result;
+}
+
+CheckResult check_text(std::string text, const std::string& name, const CheckOptions& options) {
+  uint32_t file = ir::SourceManager::global().add(name, text);
+  std::shared_ptr<const syntax::SyntaxTree> tree = syntax::SyntaxTree::parse(std::move(text), file);
+  return check_tree(std::move(tree), options);
+}
+
+InputFiles expand_inputs(const std::vector<std::string>& inputs) {
+  InputFiles out;
+  std::unordered_set<std::string> seen;
+  auto add = [&](const std::string& path) {
+    if (path == "-" || seen.insert(path).second) out.files.push_back(path);
+  };
+  for (const auto& input : inputs) {
+    if (input == "-") {
+      add(input);
+      continue;
+    }
+    std::error_code ec;
+    fs::file_status status = fs::status(input, ec);
+    if (ec || !fs::exists(status)) {
+      out.errors.push_back("cannot open '" + input + "': " + std::strerror(ENOENT));
+      continue;
+    }
+    if (!fs::is_directory(status)) {
+      add(input);
+      continue;
+    }
+    std::vector<std::string> found;
+    fs::recursive_directory_iterator it(input, fs::directory_options::skip_permission_denied, ec),
+        end;
+    if (ec) {
+      out.errors.push_back("cannot read the directory '" + input + "': " + ec.message());
+      continue;
+    }
+    for (; it != end; it.increment(ec)) {
+      if (ec) {
+        out.errors.push_back("cannot read the directory '" + input + "': " + ec.message());
+        break;
+      }
+      if (it->is_regular_file(ec) && it->path().extension() == ".relax")
+        found.push_back(it->path().string());
+    }
+    std::sort(found.begin(), found.end());
+    for (const auto& f : found) add(f);
+  }
+  return out;
+}
+
+std::vector<FileCheck> check_files(const std::vector<std::string>& files,
+                                   const CheckOptions& options) {
+  std::vector<FileCheck> out;
+  for (const auto& path : files) {
+    FileCheck fc;
+    fc.path = path;
+    fc.name = path == "-" ? "<stdin>" : path;
+    std::string text;
+    if (path == "-") {
+      std::ostringstream ss;
+      ss << std::cin.rdbuf();
+      text = ss.str();
+    } else {
+      std::ifstream in(path, std::ios::binary);
+      if (!in) {
+        fc.read_error = true;
+        fc.error = "cannot open '" + path + "': " + std::strerror(errno);
+        out.push_back(std::move(fc));
+        continue;
+      }
+      text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+      if (in.bad()) {
+        fc.read_error = true;
+        fc.error = "cannot read '" + path + "'";
+        out.push_back(std::move(fc));
+        continue;
+      }
+    }
+    fc.result = check_text(std::move(text), fc.name, options);
+    out.push_back(std::move(fc));
+  }
+  return out;
+}
+
+}  // namespace relax::analysis

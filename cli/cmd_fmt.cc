@@ -1,0 +1,190 @@
+// `relax fmt`: format .relax files in place (atomically, keeping the file mode), to standard
+// output for `-`, or only report with --check / --diff. A file that cannot be formatted safely
+// is reported and left untouched.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "syntax/format.h"
+
+namespace relax::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Writes `text` to `path` through a temporary file in the same directory and a rename, with the
+// mode of the file it replaces.
+bool write_atomically(const std::string& path, const std::string& text) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    print_error("cannot stat '" + path + "': " + std::strerror(errno));
+    return false;
+  }
+  fs::path p(path);
+  std::string dir = p.has_parent_path() ? p.parent_path().string() : ".";
+  std::string tmpl = dir + "/." + p.filename().string() + ".fmt-XXXXXX";
+  std::vector<char> name(tmpl.begin(), tmpl.end());
+  name.push_back('\0');
+  int fd = ::mkstemp(name.data());
+  if (fd < 0) {
+    print_error("cannot create a temporary file next to '" + path + "': " + std::strerror(errno));
+    return false;
+  }
+  std::string tmp(name.data());
+  size_t written = 0;
+  bool ok = true;
+  while (written < text.size()) {
+    ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      ok = false;
+      break;
+    }
+    written += static_cast<size_t>(n);
+  }
+  if (ok && ::fchmod(fd, st.st_mode & 07777) != 0) ok = false;
+  if (ok && ::fsync(fd) != 0) ok = false;
+  if (::close(fd) != 0) ok = false;
+  if (ok && ::rename(tmp.c_str(), path.c_str()) != 0) ok = false;
+  if (!ok) {
+    print_error("cannot write '" + path + "': " + std::strerror(errno));
+    ::unlink(tmp.c_str());
+    return false;
+  }
+  return true;
+}
+
+// The files named on the command line, directories walked for *.relax (sorted).
+bool collect(const std::vector<std::string>& inputs, std::vector<std::string>& files) {
+  bool ok = true;
+  for (const std::string& in : inputs) {
+    if (in == "-") {
+      files.push_back(in);
+      continue;
+    }
+    std::error_code ec;
+    if (fs::is_directory(in, ec)) {
+      std::vector<std::string> found;
+      for (auto it = fs::recursive_directory_iterator(
+               in, fs::directory_options::skip_permission_denied, ec);
+           !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        if (it->is_regular_file(ec) && it->path().extension() == ".relax")
+          found.push_back(it->path().string());
+      }
+      if (ec) {
+        print_error("cannot read directory '" + in + "': " + ec.message());
+        ok = false;
+      }
+      std::sort(found.begin(), found.end());
+      files.insert(files.end(), found.begin(), found.end());
+    } else if (fs::exists(in, ec)) {
+      files.push_back(in);
+    } else {
+      print_error("no such file or directory: '" + in + "'");
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+}  // namespace
+
+Runner add_fmt_command(CLI::App& app) {
+  struct Options {
+    std::vector<std::string> inputs;
+    bool check = false;
+    bool diff = false;
+    int line_width = 100;
+    std::string profile;
+  };
+  auto options = std::make_shared<Options>();
+  CLI::App* cmd =
+      app.add_subcommand("fmt", "Format .relax files (the layout of `ruff format`, comments kept)");
+  cmd->add_option("files", options->inputs,
+                  "Files, directories (searched for *.relax) or - for standard input")
+      ->required();
+  cmd->add_flag("--check", options->check,
+                "Change nothing; list the files that would change (exit 1 if any)");
+  cmd->add_flag("--diff", options->diff,
+                "Change nothing; print a unified diff of the changes (exit 1 if any)");
+  cmd->add_option("--line-width", options->line_width, "Maximum line width (default 100)")
+      ->check(CLI::Range(1, 10000));
+  cmd->add_option("--profile", options->profile,
+                  "Also rewrite spellings to a profile: legacy (TVM v0.20-v0.23) or current (TVM "
+                  "main, 2026)")
+      ->check(CLI::IsMember({"legacy", "current"}));
+  cmd->footer(
+      "Files are rewritten in place unless --check or --diff is given; - formats standard input "
+      "to\n"
+      "standard output. A file is only written when its formatted text parses to the same IR (or,\n"
+      "when the IR cannot be built, the same syntax tree) with the same comments; otherwise it is\n"
+      "left untouched and reported.\n"
+      "Exit codes: 0 ok, 1 files would change (--check, --diff) or could not be formatted, 2 "
+      "usage\n"
+      "or I/O errors.");
+  return [options]() -> int {
+    std::vector<std::string> files;
+    bool io_ok = collect(options->inputs, files);
+    syntax::FormatOptions fo;
+    fo.line_width = static_cast<uint32_t>(options->line_width);
+    if (options->profile == "legacy") fo.profile = syntax::Profile::kLegacy;
+    if (options->profile == "current") fo.profile = syntax::Profile::kCurrent;
+    bool report_only = options->check || options->diff;
+    size_t changed = 0, unchanged = 0, failed = 0;
+    for (const std::string& path : files) {
+      std::optional<std::string> text = read_input(path);
+      if (!text) {
+        io_ok = false;
+        continue;
+      }
+      ir::DiagnosticBag diags;
+      syntax::FormatResult r = syntax::format_text(*text, fo, diags, display_name(path));
+      print_diagnostics(diags);
+      if (!r.ok) {
+        ++failed;
+        continue;
+      }
+      if (!r.changed) {
+        ++unchanged;
+        if (path == "-" && !report_only) std::cout << r.text;
+        continue;
+      }
+      ++changed;
+      if (options->diff) std::cout << syntax::unified_diff(*text, r.text, display_name(path));
+      if (options->check && !options->diff)
+        std::cout << "would reformat " << display_name(path) << "\n";
+      if (report_only) continue;
+      if (path == "-") {
+        std::cout << r.text;
+      } else if (!write_atomically(path, r.text)) {
+        io_ok = false;
+      }
+    }
+    std::cout.flush();
+    bool stdin_only = files.size() == 1 && files[0] == "-";
+    if (!stdin_only || report_only) {
+      std::string verb = report_only ? " would be reformatted" : " reformatted";
+      std::cerr << changed << (changed == 1 ? " file" : " files") << verb << ", " << unchanged
+                << (unchanged == 1 ? " file" : " files") << " left unchanged";
+      if (failed)
+        std::cerr << ", " << failed << (failed == 1 ? " file" : " files")
+                  << " could not be formatted";
+      std::cerr << "\n";
+    }
+    if (!io_ok) return kExitUsage;
+    if (failed) return kExitInputErrors;
+    if (report_only && changed) return kExitInputErrors;
+    return kExitOk;
+  };
+}
+
+}  // namespace relax::cli

@@ -1,0 +1,66 @@
+// The formatter: a .relax file (Python syntax) laid out the way `ruff format --line-length 100`
+// lays out Python, from the concrete syntax tree (never from the IR), comments and blank lines
+// kept. Every result is checked before it is returned: the output must parse, keep the comment
+// texts in order, keep the syntax tree up to layout (parentheses, trailing commas, literal
+// spellings) and, when the input builds IR without errors, build a structurally equal module.
+// A failed check refuses the result with a diagnostic (nothing is lost). docs/formatting.md.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/diagnostic.h"
+#include "syntax/printer.h"
+
+namespace relax::syntax {
+
+struct FormatOptions {
+  uint32_t line_width = 100;
+  // Also rewrite spellings to this profile (TEXT_FORMAT.md §6.7), through the syntax tree.
+  std::optional<Profile> profile;
+  // Run the safety checks (on by default; tests and the benchmark may measure without).
+  bool verify = true;
+};
+
+struct FormatResult {
+  // False when the text was not formatted (syntax errors, or a safety check failed); the
+  // diagnostics say why and `text` is the input unchanged.
+  bool ok = false;
+  std::string text;
+  bool changed = false;
+  // How the output was checked: "ir" (structural equality of the modules), "syntax" (the
+  // normalized syntax trees; the input has front-end errors), or empty when not checked.
+  std::string verified_by;
+};
+
+// Formats a whole document. `name` is used in diagnostics.
+FormatResult format_text(std::string_view text, const FormatOptions& options,
+                         ir::DiagnosticBag& diags, const std::string& name = "<input>");
+
+// A replacement of the bytes [start, end) of the original text, with the same range as
+// 0-based line/column (columns in bytes) for editors.
+struct TextEdit {
+  uint32_t start = 0, end = 0;
+  uint32_t start_line = 0, start_column = 0, end_line = 0, end_column = 0;
+  std::string text;
+};
+
+// The fewest line-level edits that turn `text` into its formatted form (none when the text is
+// already formatted or cannot be formatted; see diags).
+std::vector<TextEdit> format_edits(std::string_view text, const FormatOptions& options,
+                                   ir::DiagnosticBag& diags);
+
+// Edits for the part of the document that overlaps the bytes [begin, end): the changed lines
+// that touch the range, when applying only those leaves a valid, equivalent document; otherwise
+// the edits of the whole document.
+std::vector<TextEdit> format_range_edits(std::string_view text, uint32_t begin, uint32_t end,
+                                         const FormatOptions& options, ir::DiagnosticBag& diags);
+
+// A unified diff ("--- a/NAME", "+++ b/NAME", hunks with 3 lines of context) from `before` to
+// `after`, empty when they are equal.
+std::string unified_diff(std::string_view before, std::string_view after, const std::string& name);
+
+}  // namespace relax::syntax

@@ -1,0 +1,458 @@
+// The formatter's entry points: parse, lay out, print, and check the result before handing it
+// out (syntax, comments, normalized syntax tree, and IR when the input has no errors); text
+// edits and unified diffs for the language server and `relax fmt --diff`.
+#include "syntax/format.h"
+
+#include <future>
+#include <memory>
+
+#include "ir/source.h"
+#include "ir/structural_equal.h"
+#include "syntax/format/ast.h"
+#include "syntax/format/comments.h"
+#include "syntax/format/diff.h"
+#include "syntax/format/doc.h"
+#include "syntax/format/formatter.h"
+#include "syntax/format/profile.h"
+#include "syntax/format/verify.h"
+#include "syntax/frontend.h"
+
+namespace relax::syntax {
+
+namespace {
+
+ir::Span span_at(uint32_t file, uint32_t offset) {
+  return ir::Span{file, offset, offset};
+}
+
+// The line ending of a text, as ruff's `line-ending = "auto"` finds it: the first one.
+std::string_view line_ending(std::string_view text) {
+  size_t i = text.find_first_of("\r\n");
+  if (i == std::string_view::npos || text[i] == '\n') return "\n";
+  return i + 1 < text.size() && text[i + 1] == '\n' ? "\r\n" : "\r";
+}
+
+// The formatted text (written with `\n`) with the input's line ending.
+void use_line_ending(std::string& out, std::string_view ending) {
+  if (ending == "\n") return;
+  std::string converted;
+  converted.reserve(out.size() + out.size() / 16);
+  for (char c : out) {
+    if (c == '\n') {
+      converted.append(ending);
+    } else {
+      converted.push_back(c);
+    }
+  }
+  out = std::move(converted);
+}
+
+// Lays out a formatter tree. Returns false (with a diagnostic) when a comment could not be
+// placed.
+bool layout(const format::Ast& ast, uint32_t file, const FormatOptions& options, std::string& out,
+            ir::DiagnosticBag& diags) {
+  format::Comments comments(ast);
+  format::Document doc;
+  doc.reserve(ast.size() * 2, ast.source().size());
+  format::Formatter formatter(ast, comments, doc);
+  formatter.format_module();
+  for (uint32_t i = 0; i < comments.size(); ++i) {
+    if (!comments.formatted(i)) {
+      diags.error("F0006", span_at(file, comments.comment(i).start),
+                  "not formatted: the formatter could not place this comment (an internal error; "
+                  "the file is left unchanged)");
+      return false;
+    }
+  }
+  doc.propagate_expand();
+  format::PrintOptions po;
+  po.line_width = options.line_width;
+  out = format::print_document(doc, po);
+  use_line_ending(out, line_ending(ast.source()));
+  return true;
+}
+
+// What the safety checks need of one text: its tree, and when it has no syntax errors its
+// canonical tokens, comments and (when it builds without front-end errors) IR.
+struct Checked {
+  std::shared_ptr<const SyntaxTree> tree;
+  std::vector<format::CanonicalToken> tokens, comments;
+  bool has_ir = false;
+  bool front_end_errors = false;
+  bool too_deep = false;
+  ir::Ref<ir::IRModule> module;
+};
+
+// Deeper trees are refused: the layout and the checks recurse along the tree, and a 20,000-term
+// `a + a + ...` would exhaust the stack (it does in ruff too). Real code stays far below.
+constexpr size_t kMaxDepth = 1500;
+
+size_t cst_depth(const SyntaxTree& tree) {
+  TSTreeCursor cursor = ts_tree_cursor_new(tree.root().raw());
+  size_t depth = 0, deepest = 0;
+  while (true) {
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+      deepest = std::max(deepest, ++depth);
+      continue;
+    }
+    while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
+      if (!ts_tree_cursor_goto_parent(&cursor)) {
+        ts_tree_cursor_delete(&cursor);
+        return deepest;
+      }
+      --depth;
+    }
+  }
+}
+
+Checked check_side(std::string text, uint32_t file, bool verify) {
+  Checked c;
+  c.tree = SyntaxTree::parse(std::move(text), file);
+  if (c.tree->root().has_error() || !verify) return c;
+  c.too_deep = cst_depth(*c.tree) > 2 * kMaxDepth;
+  if (c.too_deep) return c;
+  format::canonicalize(*c.tree, c.tokens, c.comments);
+  ir::DiagnosticBag d;
+  FrontendResult r = parse_tree(c.tree, d);
+  c.front_end_errors = d.has_errors();
+  if (!c.front_end_errors) {
+    c.has_ir = true;
+    c.module = r.module;
+  }
+  return c;
+}
+
+// Compares the canonical token sequences; reports the first difference.
+bool same_tokens(const std::vector<format::CanonicalToken>& a,
+                 const std::vector<format::CanonicalToken>& b, uint32_t file_a, const char* code,
+                 const char* what, ir::DiagnosticBag& diags) {
+  long i = format::first_difference(a, b);
+  if (i < 0) return true;
+  size_t k = static_cast<size_t>(i);
+  uint32_t offset = k < a.size() ? a[k].offset : (a.empty() ? 0 : a.back().offset);
+  std::string found = k < b.size() ? b[k].text : "(end)";
+  std::string expected = k < a.size() ? a[k].text : "(end)";
+  diags
+      .error(code, span_at(file_a, offset),
+             std::string("not formatted: the formatted text would change the ") + what + " here")
+      .note("expected `" + expected + "`, the formatted text has `" + found + "`");
+  return false;
+}
+
+// The checks of a formatted text against the input it was made from: it parses, its comments
+// and canonical syntax are the input's, and when the input builds IR, the same IR.
+bool verify_formatted(const Checked& in, const Checked& out, uint32_t file, uint32_t out_file,
+                      ir::DiagnosticBag& diags) {
+  if (out.tree->root().has_error()) {
+    ir::DiagnosticBag inner;
+    report_syntax_errors(*out.tree, inner);
+    uint32_t at = inner.empty() ? 0 : inner.items().front().span.begin;
+    diags.error("F0002", span_at(out_file, at),
+                "not formatted: the formatted text would not parse (an internal error)");
+    return false;
+  }
+  if (!same_tokens(in.comments, out.comments, file, "F0003", "comments", diags)) return false;
+  if (!same_tokens(in.tokens, out.tokens, file, "F0004", "syntax", diags)) return false;
+  if (in.has_ir) {
+    std::optional<std::string> diff;
+    if (!out.has_ir) {
+      diff = "the formatted text has front-end errors";
+    } else {
+      diff = ir::structural_diff(in.module, out.module);
+    }
+    if (diff) {
+      diags
+          .error("F0005", span_at(file, 0),
+                 "not formatted: the formatted text would build different IR")
+          .note(*diff);
+      return false;
+    }
+  }
+  return true;
+}
+
+// `--profile`: the spellings are rewritten through the input's syntax tree first, then the
+// rewritten text is formatted; the rewrite is checked by IR, or without IR by the canonical
+// tokens with the rewritten spellings mapped to one.
+FormatResult format_with_profile(std::string_view text, uint32_t file, const FormatOptions& options,
+                                 ir::DiagnosticBag& diags, const std::string& name) {
+  FormatResult result;
+  result.text = std::string(text);
+  Checked in = check_side(std::string(text), file, options.verify);
+  if (in.tree->root().has_error()) {
+    report_syntax_errors(*in.tree, diags);
+    diags.error("F0001", span_at(file, 0), "not formatted: the file has syntax errors");
+    return result;
+  }
+  if (in.too_deep || cst_depth(*in.tree) > 2 * kMaxDepth) {
+    diags.error("F0007", span_at(file, 0),
+                "not formatted: expressions or blocks are nested more than " +
+                    std::to_string(kMaxDepth) + " deep");
+    return result;
+  }
+  std::string rewritten = format::rewrite_profile(*in.tree, *options.profile);
+  uint32_t rewritten_file = file;
+  Checked source = in;
+  if (rewritten != text) {
+    rewritten_file = ir::SourceManager::global().add(name + " (profile)", rewritten);
+    source = check_side(rewritten, rewritten_file, options.verify);
+    if (source.tree->root().has_error()) {
+      diags.error("F0005", span_at(file, 0),
+                  "not formatted: the profile rewrite produced invalid syntax (an internal error)");
+      return result;
+    }
+  }
+  std::unique_ptr<format::Ast> ast = format::Ast::parse(rewritten);
+  if (!ast) ast = std::make_unique<format::Ast>(*source.tree);
+  std::string out;
+  if (!layout(*ast, rewritten_file, options, out, diags)) return result;
+  if (options.verify) {
+    if (rewritten != text) {
+      // The rewrite: only the spellings it knows may differ.
+      std::vector<format::CanonicalToken> a = in.comments, b = source.comments;
+      std::vector<format::CanonicalToken> c = in.tokens, d = source.tokens;
+      for (auto* v : {&a, &b, &c, &d}) format::normalize_spellings(*v);
+      if (!same_tokens(a, b, file, "F0003", "comments", diags) ||
+          !same_tokens(c, d, file, "F0004", "syntax", diags)) {
+        return result;
+      }
+    }
+    uint32_t out_file = ir::SourceManager::global().add(name + " (formatted)", out);
+    Checked formatted = check_side(out, out_file, true);
+    // The formatting against the rewritten text, and the IR against the input's.
+    Checked reference = source;
+    reference.has_ir = in.has_ir;
+    reference.module = in.module;
+    if (!verify_formatted(reference, formatted, rewritten_file, out_file, diags)) return result;
+    result.verified_by = in.has_ir ? "ir" : "syntax";
+  }
+  result.ok = true;
+  result.changed = out != text;
+  result.text = std::move(out);
+  return result;
+}
+
+}  // namespace
+
+FormatResult format_text(std::string_view text, const FormatOptions& options,
+                         ir::DiagnosticBag& diags, const std::string& name) {
+  FormatResult result;
+  result.text = std::string(text);
+  uint32_t file = ir::SourceManager::global().add(name, std::string(text));
+  if (options.profile) return format_with_profile(text, file, options, diags, name);
+
+  auto refuse_syntax = [&](const SyntaxTree& tree) {
+    report_syntax_errors(tree, diags);
+    diags.error("F0001", span_at(file, 0), "not formatted: the file has syntax errors");
+  };
+  auto refuse_depth = [&] {
+    diags.error("F0007", span_at(file, 0),
+                "not formatted: expressions or blocks are nested more than " +
+                    std::to_string(kMaxDepth) + " deep");
+  };
+  // The formatter's own parser first; tree-sitter's CST when it gives up.
+  std::unique_ptr<format::Ast> ast = format::Ast::parse(text);
+  if (ast && ast->max_depth() > kMaxDepth) {
+    refuse_depth();
+    return result;
+  }
+  // The tree from the CST (checked for errors and depth first).
+  auto from_cst = [&](const Checked& in) -> bool {
+    if (in.tree->root().has_error()) {
+      refuse_syntax(*in.tree);
+      return false;
+    }
+    if (in.too_deep || cst_depth(*in.tree) > 2 * kMaxDepth) {
+      refuse_depth();
+      return false;
+    }
+    ast = std::make_unique<format::Ast>(*in.tree);
+    return true;
+  };
+  std::string out;
+  if (!options.verify) {
+    if (!ast && !from_cst(check_side(std::string(text), file, false))) return result;
+    if (!layout(*ast, file, options, out, diags)) return result;
+  } else {
+    // The input's side of the checks (tree-sitter parse, canonical tokens, IR) runs on another
+    // thread while this one formats and checks the output.
+    std::future<Checked> input =
+        std::async(std::launch::async, check_side, std::string(text), file, true);
+    std::optional<Checked> in;
+    if (!ast) {
+      in = input.get();
+      if (!from_cst(*in)) return result;
+    }
+    if (!layout(*ast, file, options, out, diags)) return result;
+    uint32_t out_file = ir::SourceManager::global().add(name + " (formatted)", out);
+    Checked formatted = check_side(out, out_file, true);
+    if (!in) {
+      in = input.get();
+      if (in->tree->root().has_error()) {
+        refuse_syntax(*in->tree);
+        return result;
+      }
+    }
+    if (in->too_deep || formatted.too_deep) {
+      refuse_depth();
+      return result;
+    }
+    if (!verify_formatted(*in, formatted, file, out_file, diags)) return result;
+    result.verified_by = in->has_ir ? "ir" : "syntax";
+  }
+  result.ok = true;
+  result.changed = out != text;
+  result.text = std::move(out);
+  return result;
+}
+
+namespace {
+
+struct LineIndex {
+  std::vector<uint32_t> starts;
+  explicit LineIndex(std::string_view text) {
+    starts.push_back(0);
+    for (uint32_t i = 0; i < text.size(); ++i) {
+      if (text[i] == '\n') starts.push_back(i + 1);
+    }
+  }
+  void position(uint32_t offset, uint32_t& line, uint32_t& column) const {
+    auto it = std::upper_bound(starts.begin(), starts.end(), offset);
+    line = static_cast<uint32_t>((it - starts.begin()) - 1);
+    column = offset - starts[line];
+  }
+};
+
+std::vector<TextEdit> edits_between(std::string_view before, std::string_view after,
+                                    const std::vector<format::Hunk>& hunks) {
+  std::vector<std::string_view> a = format::split_lines(before);
+  std::vector<std::string_view> b = format::split_lines(after);
+  std::vector<uint32_t> a_off(a.size() + 1, 0), b_off(b.size() + 1, 0);
+  for (size_t i = 0; i < a.size(); ++i)
+    a_off[i + 1] = a_off[i] + static_cast<uint32_t>(a[i].size());
+  for (size_t i = 0; i < b.size(); ++i)
+    b_off[i + 1] = b_off[i] + static_cast<uint32_t>(b[i].size());
+  LineIndex index(before);
+  std::vector<TextEdit> edits;
+  for (const format::Hunk& h : hunks) {
+    uint32_t s0 = a_off[h.a_begin], s1 = a_off[h.a_end];
+    uint32_t t0 = b_off[h.b_begin], t1 = b_off[h.b_end];
+    // Trim what the old and new text of the hunk share at both ends.
+    while (s0 < s1 && t0 < t1 && before[s0] == after[t0]) {
+      ++s0;
+      ++t0;
+    }
+    while (s0 < s1 && t0 < t1 && before[s1 - 1] == after[t1 - 1]) {
+      --s1;
+      --t1;
+    }
+    TextEdit e;
+    e.start = s0;
+    e.end = s1;
+    e.text = std::string(after.substr(t0, t1 - t0));
+    index.position(s0, e.start_line, e.start_column);
+    index.position(s1, e.end_line, e.end_column);
+    edits.push_back(std::move(e));
+  }
+  return edits;
+}
+
+std::string apply_edits(std::string_view text, const std::vector<TextEdit>& edits) {
+  std::string out;
+  uint32_t pos = 0;
+  for (const TextEdit& e : edits) {
+    out.append(text.substr(pos, e.start - pos));
+    out.append(e.text);
+    pos = e.end;
+  }
+  out.append(text.substr(pos));
+  return out;
+}
+
+}  // namespace
+
+std::vector<TextEdit> format_edits(std::string_view text, const FormatOptions& options,
+                                   ir::DiagnosticBag& diags) {
+  FormatResult r = format_text(text, options, diags, "<document>");
+  if (!r.ok || !r.changed) return {};
+  std::vector<std::string_view> a = format::split_lines(text);
+  std::vector<std::string_view> b = format::split_lines(r.text);
+  return edits_between(text, r.text, format::diff_lines(a, b));
+}
+
+std::vector<TextEdit> format_range_edits(std::string_view text, uint32_t begin, uint32_t end,
+                                         const FormatOptions& options, ir::DiagnosticBag& diags) {
+  FormatResult r = format_text(text, options, diags, "<document>");
+  if (!r.ok || !r.changed) return {};
+  std::vector<std::string_view> a = format::split_lines(text);
+  std::vector<std::string_view> b = format::split_lines(r.text);
+  std::vector<format::Hunk> hunks = format::diff_lines(a, b);
+  // Lines of the range.
+  std::vector<uint32_t> a_off(a.size() + 1, 0);
+  for (size_t i = 0; i < a.size(); ++i)
+    a_off[i + 1] = a_off[i] + static_cast<uint32_t>(a[i].size());
+  std::vector<format::Hunk> selected;
+  for (const format::Hunk& h : hunks) {
+    uint32_t s = a_off[h.a_begin], e = a_off[h.a_end];
+    bool touches = h.a_begin == h.a_end ? (s >= begin && s <= end)
+                                        : (s < std::max(end, begin + 1) && e > begin);
+    if (touches) selected.push_back(h);
+  }
+  if (selected.size() == hunks.size()) return edits_between(text, r.text, hunks);
+  if (selected.empty()) return {};
+  std::vector<TextEdit> edits = edits_between(text, r.text, selected);
+  // Only a subset: make sure the partly formatted document is still valid and equivalent.
+  std::string partial = apply_edits(text, edits);
+  std::unique_ptr<SyntaxTree> before_tree = SyntaxTree::parse(std::string(text));
+  std::unique_ptr<SyntaxTree> partial_tree = SyntaxTree::parse(partial);
+  bool ok = !partial_tree->root().has_error() &&
+            format::first_difference(format::canonical_tree(*before_tree),
+                                     format::canonical_tree(*partial_tree)) < 0 &&
+            format::first_difference(format::canonical_comments(*before_tree),
+                                     format::canonical_comments(*partial_tree)) < 0;
+  if (!ok) return edits_between(text, r.text, hunks);
+  return edits;
+}
+
+std::string unified_diff(std::string_view before, std::string_view after, const std::string& name) {
+  if (before == after) return {};
+  std::vector<std::string_view> a = format::split_lines(before);
+  std::vector<std::string_view> b = format::split_lines(after);
+  std::vector<format::Hunk> hunks = format::diff_lines(a, b);
+  std::string out = "--- a/" + name + "\n+++ b/" + name + "\n";
+  constexpr uint32_t kContext = 3;
+  auto line = [&](char mark, std::string_view l) {
+    out.push_back(mark);
+    out.append(l);
+    if (l.empty() || l.back() != '\n') out.append("\n\\ No newline at end of file\n");
+  };
+  size_t i = 0;
+  while (i < hunks.size()) {
+    // Group hunks whose context overlaps.
+    size_t j = i;
+    while (j + 1 < hunks.size() && hunks[j + 1].a_begin <= hunks[j].a_end + 2 * kContext) ++j;
+    uint32_t a_start = hunks[i].a_begin > kContext ? hunks[i].a_begin - kContext : 0;
+    uint32_t a_stop =
+        std::min<uint32_t>(static_cast<uint32_t>(a.size()), hunks[j].a_end + kContext);
+    uint32_t b_start = hunks[i].b_begin - (hunks[i].a_begin - a_start);
+    uint32_t b_stop = hunks[j].b_end + (a_stop - hunks[j].a_end);
+    uint32_t a_len = a_stop - a_start, b_len = b_stop - b_start;
+    out += "@@ -" + std::to_string(a_len ? a_start + 1 : a_start) +
+           (a_len == 1 ? "" : "," + std::to_string(a_len)) + " +" +
+           std::to_string(b_len ? b_start + 1 : b_start) +
+           (b_len == 1 ? "" : "," + std::to_string(b_len)) + " @@\n";
+    uint32_t pos = a_start;
+    for (size_t k = i; k <= j; ++k) {
+      const format::Hunk& h = hunks[k];
+      for (; pos < h.a_begin; ++pos) line(' ', a[pos]);
+      for (uint32_t x = h.a_begin; x < h.a_end; ++x) line('-', a[x]);
+      for (uint32_t y = h.b_begin; y < h.b_end; ++y) line('+', b[y]);
+      pos = h.a_end;
+    }
+    for (; pos < a_stop; ++pos) line(' ', a[pos]);
+    i = j + 1;
+  }
+  return out;
+}
+
+}  // namespace relax::syntax
