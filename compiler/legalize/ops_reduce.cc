@@ -131,6 +131,8 @@ bool matmul(Ctx& c) {
   size_t ra = at.ndim(), rb = bt.ndim(), ro = shape->size();
   if (ra == 0 || rb == 0) return c.unsupported("matmul of a 0-d tensor");
   Expr kext = at.shape()[ra - 1];
+  std::vector<std::string> names;
+  for (size_t d = 0; d < ro; ++d) names.push_back("i" + std::to_string(d));
   c.name = "matmul";
   c.out = c.b.reduce(*shape, {kext}, ReduceKind::kSum, dt, "matmul", [&](const Exprs& i, const Exprs& k) {
     // Output dims: batch..., [n if ra > 1], [m if rb > 1].
@@ -159,7 +161,7 @@ bool matmul(Ctx& c) {
       ib.push_back(k[0]);
     }
     return mul(cast(dt, at(ia)), cast(dt, bt(ib)));
-  }, {}, {"k"});
+  }, names, {"k"});
   return true;
 }
 
