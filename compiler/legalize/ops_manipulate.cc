@@ -3,6 +3,8 @@
 // flip, tile, repeat, take and strided_slice with constant axes and bounds.
 #include <algorithm>
 
+#include "analysis/arith/analyzer.h"
+
 #include "compiler/legalize/legalize_impl.h"
 
 namespace relax::compiler::legalize {
@@ -26,12 +28,9 @@ Exprs unravel(const Expr& flat, const Exprs& shape) {
   Exprs out(shape.size());
   Expr rest = flat;
   for (size_t d = shape.size(); d-- > 0;) {
-    if (d == 0) {
-      out[d] = rest;
-    } else {
-      out[d] = floormod(rest, shape[d]);
-      rest = floordiv(rest, shape[d]);
-    }
+    // The first index also wraps, as TVM writes it (equal for in-range flat indices).
+    out[d] = floormod(rest, shape[d]);
+    rest = floordiv(rest, shape[d]);
   }
   return out;
 }
@@ -44,7 +43,11 @@ bool reshape(Ctx& c) {
   c.name = "reshape";
   c.out = c.b.compute(*shape, c.out_dtype(), "T_reshape", [&](const Exprs& i) {
     if (xt.ndim() == 0) return xt({});
-    return xt(unravel(ravel(i, *shape), xt.shape()));
+    // Simplified (without the ranges of the indices) as TVM's reshape indices are.
+    analysis::arith::Analyzer an;
+    Exprs idx = unravel(ravel(i, *shape), xt.shape());
+    for (auto& e : idx) e = an.simplify(e);
+    return xt(idx);
   }, "ax");
   return true;
 }

@@ -25,16 +25,27 @@ std::optional<std::vector<int64_t>> pair(const std::vector<int64_t>& p) {
   return std::nullopt;
 }
 
-// A padded copy of NCHW `x` of spatial extents (hp, wp), with `pad` outside the data.
-Tensor pad_stage(Builder& b, const Tensor& x, int64_t pt, int64_t pl, const Expr& hp, const Expr& wp, const Expr& pad) {
+// A padded copy of NCHW `x` of spatial extents (hp, wp), with `pad` outside the data. As topi's
+// pad: a bound is tested only on a side with padding; without padding the stage is a copy.
+Tensor pad_stage(Builder& b, const Tensor& x, int64_t pt, int64_t pl, int64_t pb, int64_t pr, const Expr& hp,
+                 const Expr& wp, const Expr& pad) {
   const Exprs& s = x.shape();
   Exprs shape{s[0], s[1], hp, wp};
+  auto upper = [](const Expr& dim, int64_t before) {
+    if (auto d = ir::tir::as_const_int(dim)) return i64(*d + before);
+    return before == 0 ? dim : add(dim, i64(before));
+  };
   return b.compute(shape, x.dtype(), "pad_temp", [&](const Exprs& i) {
     Expr yin = pt == 0 ? i[2] : sub(i[2], i64(pt));
     Expr xin = pl == 0 ? i[3] : sub(i[3], i64(pl));
-    Expr cond = logical_and(logical_and(cmp(ObjectKind::kLE, i64(pt), i[2]), cmp(ObjectKind::kLT, i[2], add(s[2], i64(pt)))),
-                            logical_and(cmp(ObjectKind::kLE, i64(pl), i[3]), cmp(ObjectKind::kLT, i[3], add(s[3], i64(pl)))));
-    return if_then_else(cond, x({i[0], i[1], yin, xin}), pad);
+    Expr cond;
+    auto both = [&](const Expr& c) { cond = cond ? logical_and(cond, c) : c; };
+    if (pt != 0) both(cmp(ObjectKind::kLE, i64(pt), i[2]));
+    if (pb != 0) both(cmp(ObjectKind::kLT, i[2], upper(s[2], pt)));
+    if (pl != 0) both(cmp(ObjectKind::kLE, i64(pl), i[3]));
+    if (pr != 0) both(cmp(ObjectKind::kLT, i[3], upper(s[3], pl)));
+    Expr v = x({i[0], i[1], yin, xin});
+    return cond ? if_then_else(cond, v, pad) : v;
   }, "i");
 }
 
@@ -64,7 +75,7 @@ bool conv2d(Ctx& c) {
   Expr wp = add(xt.shape()[3], i64((*pad)[1] + (*pad)[3]));
   if (auto h = ir::tir::as_const_int(xt.shape()[2])) hp = i64(*h + (*pad)[0] + (*pad)[2]);
   if (auto v = ir::tir::as_const_int(xt.shape()[3])) wp = i64(*v + (*pad)[1] + (*pad)[3]);
-  Tensor padded = pad_stage(c.b, xt, (*pad)[0], (*pad)[1], hp, wp, const_of(xt.dtype(), 0));
+  Tensor padded = pad_stage(c.b, xt, (*pad)[0], (*pad)[1], (*pad)[2], (*pad)[3], hp, wp, const_of(xt.dtype(), 0));
   Expr out_per_group;
   if (groups > 1) {
     auto k = ir::tir::as_const_int(ws[0]);
@@ -105,7 +116,8 @@ LegalizeFn pool2d(bool is_max) {
     Expr hp = window_extent((*shape)[2], sh, kh, dh);
     Expr wp = window_extent((*shape)[3], sw, kw, dw);
     Expr padv = is_max ? reduce_identity(ReduceKind::kMax, xt.dtype()) : const_of(xt.dtype(), 0);
-    Tensor padded = pad_stage(c.b, xt, (*pad)[0], (*pad)[1], hp, wp, padv);
+    // The window may reach past the data on the bottom/right (ceil_mode): guard both sides then.
+    Tensor padded = pad_stage(c.b, xt, (*pad)[0], (*pad)[1], 1, 1, hp, wp, padv);
     auto window = [&](const Exprs& i, const Exprs& r) {
       Expr y = add(sh == 1 ? i[2] : mul(i[2], i64(sh)), dh == 1 ? r[0] : mul(r[0], i64(dh)));
       Expr xx = add(sw == 1 ? i[3] : mul(i[3], i64(sw)), dw == 1 ? r[1] : mul(r[1], i64(dw)));
