@@ -63,6 +63,7 @@ void register_elementwise(Table& t);
 void register_reduce(Table& t);
 void register_manipulate(Table& t);
 void register_nn(Table& t);
+void register_misc(Table& t);
 
 // Shared helpers.
 // Numpy broadcasting of `x` (loaded at the output indices `idx` of an output of rank idx.size()).

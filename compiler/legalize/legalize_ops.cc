@@ -150,6 +150,7 @@ const Table& table() {
     register_reduce(tab);
     register_manipulate(tab);
     register_nn(tab);
+    register_misc(tab);
     return tab;
   }();
   return t;

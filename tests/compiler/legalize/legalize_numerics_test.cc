@@ -633,6 +633,125 @@ static void conv_pool_cases() {
          {1, 3, 3, 3}, [](const std::vector<HostArray>& in) { return ref_pool(in[0], {1, 3, 3, 3}, 3, 2, 1, false, true); }});
 }
 
+// legalize numerics: remaining creation, search, scan and indexing ops
+static void misc_cases() {
+  const DataType I64 = DataType::Int64();
+  HostArray x = rnd({3, 4}, 900);
+  check({"relax.ewise_fma", "R.ewise_fma(x0, x1, x2)", {x, rnd({3, 4}, 901), rnd({3, 4}, 902)}, F32, {3, 4},
+         [](const std::vector<HostArray>& in) {
+           Values v;
+           for (int64_t k = 0; k < 12; ++k) v.push_back(in[0].get(k) * in[1].get(k) + in[2].get(k));
+           return v;
+         }});
+  check({"relax.outer", "R.outer(x0, x1)", {rnd({3}, 903), rnd({2}, 904)}, F32, {3, 2},
+         [](const std::vector<HostArray>& in) {
+           Values v;
+           for (int64_t i = 0; i < 3; ++i)
+             for (int64_t j = 0; j < 2; ++j) v.push_back(in[0].get(i) * in[1].get(j));
+           return v;
+         }});
+  for (int k : {-1, 0, 2}) {
+    for (bool upper : {false, true}) {
+      std::string op = upper ? "triu" : "tril";
+      check({"relax." + op, "R." + op + "(x0, " + std::to_string(k) + ")", {x}, F32, {3, 4},
+             [k, upper](const std::vector<HostArray>& in) {
+               Values v;
+               for (int64_t i = 0; i < 3; ++i)
+                 for (int64_t j = 0; j < 4; ++j) {
+                   bool keep = upper ? j >= i + k : j <= i + k;
+                   v.push_back(keep ? in[0].get(i * 4 + j) : 0.0);
+                 }
+               return v;
+             }});
+    }
+  }
+  check({"relax.arange", "R.arange(1, 10, 2)", {}, I64, {5},
+         [](const std::vector<HostArray>&) { return Values{1, 3, 5, 7, 9}; }});
+  check({"relax.arange", "R.arange(4)", {}, I64, {4}, [](const std::vector<HostArray>&) { return Values{0, 1, 2, 3}; }});
+  check({"relax.arange", "R.arange(0.5, 2.0, 0.5, \"float32\")", {}, F32, {3},
+         [](const std::vector<HostArray>&) { return Values{0.5, 1.0, 1.5}; }});
+  check({"relax.eye", "R.eye(2, 3, 1)", {}, F32, {2, 3}, [](const std::vector<HostArray>&) { return Values{0, 1, 0, 0, 0, 1}; }});
+  check({"relax.eye_like", "R.eye_like(x0)", {rnd({2, 2}, 905)}, F32, {2, 2},
+         [](const std::vector<HostArray>&) { return Values{1, 0, 0, 1}; }});
+  check({"relax.nn.prelu", "R.nn.prelu(x0, x1)", {rnd({2, 3, 2}, 906), rnd({3}, 907, 0, 1)}, F32, {2, 3, 2},
+         [](const std::vector<HostArray>& in) {
+           Values v;
+           for (int64_t k = 0; k < 12; ++k) {
+             double e = in[0].get(k);
+             v.push_back(e > 0 ? e : e * in[1].get((k / 2) % 3));
+           }
+           return v;
+         }});
+  check({"relax.nn.pad", "R.nn.pad(x0, pad_width=[1, 0, 0, 2], pad_value=7.0)", {rnd({2, 2}, 908)}, F32, {3, 4},
+         [](const std::vector<HostArray>& in) {
+           Values v;
+           for (int64_t i = 0; i < 3; ++i)
+             for (int64_t j = 0; j < 4; ++j) v.push_back(i >= 1 && j < 2 ? in[0].get((i - 1) * 2 + j) : 7.0);
+           return v;
+         }});
+  check({"relax.stack", "R.stack((x0, x1), axis=1)", {rnd({2, 3}, 909), rnd({2, 3}, 910)}, F32, {2, 2, 3},
+         [](const std::vector<HostArray>& in) {
+           Values v;
+           for (int64_t i = 0; i < 2; ++i)
+             for (int64_t s = 0; s < 2; ++s)
+               for (int64_t j = 0; j < 3; ++j) v.push_back(in[static_cast<size_t>(s)].get(i * 3 + j));
+           return v;
+         }});
+  HostArray ind(DataType::Int32(), {3});
+  ind.i = {2, 0, 1};
+  check({"relax.one_hot", "R.one_hot(x0, R.prim_value(T.float32(5.0)), R.prim_value(T.float32(-1.0)), depth=3, axis=0)",
+         {ind}, F32, {3, 3}, [](const std::vector<HostArray>& in) {
+           Values v;
+           for (int64_t d = 0; d < 3; ++d)
+             for (int64_t k = 0; k < 3; ++k) v.push_back(in[0].i[static_cast<size_t>(k)] == d ? 5.0 : -1.0);
+           return v;
+         }});
+  HostArray ties(F32, {2, 4});
+  ties.f = {1, 3, 3, 0, -2, -2, 5, -2};
+  check({"relax.argmax", "R.argmax(x0, axis=1)", {ties}, I64, {2}, [](const std::vector<HostArray>&) { return Values{1, 2}; }});
+  check({"relax.argmin", "R.argmin(x0, axis=1, keepdims=True)", {ties}, I64, {2, 1},
+         [](const std::vector<HostArray>&) { return Values{3, 0}; }});
+  check({"relax.argmax", "R.argmax(x0)", {ties}, I64, {}, [](const std::vector<HostArray>&) { return Values{6}; }});
+  auto scan_ref = [](const HostArray& in, bool sum, bool exclusive) {
+    Values v;
+    for (int64_t i = 0; i < 3; ++i) {
+      double acc = sum ? 0 : 1;
+      for (int64_t j = 0; j < 4; ++j) {
+        double e = in.get(i * 4 + j);
+        if (exclusive) v.push_back(acc);
+        acc = sum ? acc + e : acc * e;
+        if (!exclusive) v.push_back(acc);
+      }
+    }
+    return v;
+  };
+  check({"relax.cumsum", "R.cumsum(x0, axis=1)", {x}, F32, {3, 4},
+         [scan_ref](const std::vector<HostArray>& in) { return scan_ref(in[0], true, false); }, 1e-5, 1e-5});
+  check({"relax.cumsum", "R.cumsum(x0, axis=1, exclusive=True)", {x}, F32, {3, 4},
+         [scan_ref](const std::vector<HostArray>& in) { return scan_ref(in[0], true, true); }, 1e-5, 1e-5});
+  check({"relax.cumprod", "R.cumprod(x0, axis=1)", {x}, F32, {3, 4},
+         [scan_ref](const std::vector<HostArray>& in) { return scan_ref(in[0], false, false); }, 1e-5, 1e-6});
+  check({"relax.cumsum", "R.cumsum(x0)", {x}, F32, {12}, [](const std::vector<HostArray>& in) {
+           Values v;
+           double acc = 0;
+           for (int64_t k = 0; k < 12; ++k) v.push_back(acc += in[0].get(k));
+           return v;
+         }, 1e-5, 1e-5});
+  auto collapse_ref = [](const HostArray& in) {
+    Values v(3, 0);
+    for (int64_t a = 0; a < 2; ++a)
+      for (int64_t b = 0; b < 3; ++b)
+        for (int64_t c = 0; c < 4; ++c) v[static_cast<size_t>(b)] += in.get((a * 3 + b) * 4 + c);
+    return v;
+  };
+  check({"relax.collapse_sum_to", "R.collapse_sum_to(x0, R.shape([3, 1]))", {rnd({2, 3, 4}, 911)}, F32, {3, 1},
+         [collapse_ref](const std::vector<HostArray>& in) { return collapse_ref(in[0]); }, 1e-5, 1e-5});
+  check({"relax.collapse_sum_like", "R.collapse_sum_like(x0, x1)", {rnd({2, 3, 4}, 912), rnd({3, 1}, 913)}, F32, {3, 1},
+         [collapse_ref](const std::vector<HostArray>& in) { return collapse_ref(in[0]); }, 1e-5, 1e-5});
+}
+
+TEST_CASE("legalize numerics: remaining creation, search, scan and indexing ops") { misc_cases(); }
+
 TEST_CASE("legalize numerics: unary math and activations") { unary_cases(); }
 
 TEST_CASE("legalize numerics: binary arithmetic and comparisons with broadcasting") { binary_cases(); }
@@ -659,6 +778,7 @@ TEST_CASE("legalize numerics: every legalized op has a numerics check") {
   manipulation_cases();
   creation_cases();
   conv_pool_cases();
+  misc_cases();
   std::vector<std::string> missing;
   for (const auto& op : compiler::legalize::legalized_ops())
     if (!g_tested.count(op) && op != "relax.wrap_param") missing.push_back(op);
