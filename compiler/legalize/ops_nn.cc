@@ -1,6 +1,8 @@
 // Legalizations of NCHW convolution and pooling: conv2d (OIHW weights, any groups) as a
 // `pad_temp` stage and a `conv2d_nchw` reduction; max_pool2d / avg_pool2d as `pad_temp` and
-// `pool_max` / `pool_sum` + `pool_avg`. Other layouts are reported as unsupported (E0742).
+// `pool_max` / `pool_sum` + `pool_avg`; adaptive_avg_pool2d with static sizes. Other layouts are reported as unsupported (E0742).
+#include <algorithm>
+
 #include "compiler/legalize/legalize_impl.h"
 
 namespace relax::compiler::legalize {
@@ -150,9 +152,49 @@ LegalizeFn pool2d(bool is_max) {
   };
 }
 
+// adaptive_avg_pool2d: output cell (i, j) averages rows floor(i*H/OH) .. ceil((i+1)*H/OH) - 1 and
+// the same for columns; the reduction runs over the widest window, masking the rest.
+bool adaptive_avg_pool2d(Ctx& c) {
+  if (c.str_attr("layout", "NCHW") != "NCHW" || c.str_attr("out_layout", "NCHW") != "NCHW")
+    return c.unsupported("only the NCHW layout is supported");
+  auto x = c.input(0);
+  auto shape = c.out_shape();
+  if (!x || !shape) return false;
+  Tensor xt = *x;
+  DataType dt = c.out_dtype();
+  auto h = ir::tir::as_const_int(xt.shape()[2]), w = ir::tir::as_const_int(xt.shape()[3]);
+  auto oh = ir::tir::as_const_int((*shape)[2]), ow = ir::tir::as_const_int((*shape)[3]);
+  if (!h || !w || !oh || !ow || *oh <= 0 || *ow <= 0)
+    return c.unsupported("adaptive pooling needs static spatial sizes");
+  auto widest = [](int64_t in, int64_t out) {
+    int64_t m = 0;
+    for (int64_t i = 0; i < out; ++i) m = std::max(m, ((i + 1) * in + out - 1) / out - (i * in) / out);
+    return m;
+  };
+  auto start = [](const Expr& i, int64_t in, int64_t out) { return floordiv(mul(i, i64(in)), i64(out)); };
+  auto end = [](const Expr& i, int64_t in, int64_t out) {
+    return floordiv(add(mul(add(i, i64(1)), i64(in)), i64(out - 1)), i64(out));
+  };
+  int64_t kh = widest(*h, *oh), kw = widest(*w, *ow);
+  c.name = "adaptive_avg_pool2d";
+  Tensor sum = c.b.reduce(*shape, {i64(kh), i64(kw)}, ReduceKind::kSum, dt, "adaptive_pool_sum",
+                          [&](const Exprs& i, const Exprs& r) {
+    Expr y = add(start(i[2], *h, *oh), r[0]);
+    Expr xx = add(start(i[3], *w, *ow), r[1]);
+    Expr inside = logical_and(cmp(ObjectKind::kLT, y, end(i[2], *h, *oh)), cmp(ObjectKind::kLT, xx, end(i[3], *w, *ow)));
+    return if_then_else(inside, cast(dt, xt({i[0], i[1], y, xx})), const_of(dt, 0));
+  }, {"ax0", "ax1", "ax2", "ax3"}, {"rv0", "rv1"});
+  c.out = c.b.compute(*shape, dt, "adaptive_pool_avg", [&](const Exprs& i) {
+    Expr count = mul(sub(end(i[2], *h, *oh), start(i[2], *h, *oh)), sub(end(i[3], *w, *ow), start(i[3], *w, *ow)));
+    return div(sum(i), cast(dt, count));
+  }, "ax");
+  return true;
+}
+
 }  // namespace
 
 void register_nn(Table& t) {
+  t["relax.nn.adaptive_avg_pool2d"] = adaptive_avg_pool2d;
   t["relax.nn.conv2d"] = conv2d;
   t["relax.nn.max_pool2d"] = pool2d(true);
   t["relax.nn.avg_pool2d"] = pool2d(false);

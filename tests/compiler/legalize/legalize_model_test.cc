@@ -4,9 +4,11 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <filesystem>
 #include <unordered_map>
 
 #include "tests/compiler/legalize/legalize_test_util.h"
+#include "tests/support/test_util.h"
 
 using namespace relax;
 using namespace relax::legalize_test;
@@ -109,4 +111,43 @@ class Module:
     }
   }
   CHECK(compare(got, want, 1e-5, 1e-5) == "");
+}
+
+TEST_CASE("legalize model: the shared SimpleCNN example legalizes and runs") {
+  auto shared = test::shared_dir();
+  if (!shared) return;  // no shared data folder: nothing to read
+  auto path = *shared / "examples" / "09_simple_cnn.relax";
+  REQUIRE(std::filesystem::exists(path));
+  auto r = legalize_text(test::read_file(path));
+  INFO(r.text);
+  CHECK(r.diags.empty());
+  CHECK(r.text.find("def adaptive_avg_pool2d(") != std::string::npos);
+  HostArray x = random_array(DataType::Float32(), {1, 3, 32, 32}, -1, 1, 21);
+  HostArray w = random_array(DataType::Float32(), {16, 3, 3, 3}, -1, 1, 22);
+  HostArray b = random_array(DataType::Float32(), {16}, -1, 1, 23);
+  HostArray fw = random_array(DataType::Float32(), {10, 16}, -1, 1, 24);
+  HostArray fb = random_array(DataType::Float32(), {10}, -1, 1, 25);
+  HostArray got = run_legalized(*r.module, "main", {x, w, b, fw, fb});
+  std::vector<double> pooled(16, 0.0);
+  for (int c = 0; c < 16; ++c) {
+    for (int y = 0; y < 32; ++y)
+      for (int xx = 0; xx < 32; ++xx) {
+        double acc = b.f[static_cast<size_t>(c)];
+        for (int ci = 0; ci < 3; ++ci)
+          for (int ky = 0; ky < 3; ++ky)
+            for (int kx = 0; kx < 3; ++kx) {
+              int iy = y + ky - 1, ix = xx + kx - 1;
+              if (iy < 0 || iy >= 32 || ix < 0 || ix >= 32) continue;
+              acc += x.f[static_cast<size_t>((ci * 32 + iy) * 32 + ix)] * w.f[static_cast<size_t>(((c * 3 + ci) * 3 + ky) * 3 + kx)];
+            }
+        pooled[static_cast<size_t>(c)] += std::max(acc, 0.0) / 1024.0;
+      }
+  }
+  std::vector<double> want;
+  for (int o = 0; o < 10; ++o) {
+    double s = fb.f[static_cast<size_t>(o)];
+    for (int k = 0; k < 16; ++k) s += pooled[static_cast<size_t>(k)] * fw.f[static_cast<size_t>(o * 16 + k)];
+    want.push_back(s);
+  }
+  CHECK(compare(got, want, 1e-4, 1e-5) == "");
 }

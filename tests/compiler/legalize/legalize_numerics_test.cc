@@ -631,6 +631,25 @@ static void conv_pool_cases() {
   check({"relax.nn.avg_pool2d",
          "R.nn.avg_pool2d(x0, pool_size=[3, 3], strides=[2, 2], padding=[1, 1], count_include_pad=True)", {x}, F32,
          {1, 3, 3, 3}, [](const std::vector<HostArray>& in) { return ref_pool(in[0], {1, 3, 3, 3}, 3, 2, 1, false, true); }});
+  // Adaptive average pooling with uneven windows (7 rows into 3, 5 columns into 2) and global.
+  auto adaptive = [](const HostArray& in, int64_t oh, int64_t ow) {
+    int64_t H = in.shape[2], W = in.shape[3];
+    Values v;
+    for (int64_t c = 0; c < in.shape[1]; ++c)
+      for (int64_t i = 0; i < oh; ++i)
+        for (int64_t j = 0; j < ow; ++j) {
+          int64_t y0 = i * H / oh, y1 = ((i + 1) * H + oh - 1) / oh, x0 = j * W / ow, x1 = ((j + 1) * W + ow - 1) / ow;
+          double s = 0;
+          for (int64_t y = y0; y < y1; ++y)
+            for (int64_t xx = x0; xx < x1; ++xx) s += in.get((c * H + y) * W + xx);
+          v.push_back(s / double((y1 - y0) * (x1 - x0)));
+        }
+    return v;
+  };
+  check({"relax.nn.adaptive_avg_pool2d", "R.nn.adaptive_avg_pool2d(x0, output_size=[3, 2])", {rnd({1, 2, 7, 5}, 806)}, F32,
+         {1, 2, 3, 2}, [adaptive](const std::vector<HostArray>& in) { return adaptive(in[0], 3, 2); }});
+  check({"relax.nn.adaptive_avg_pool2d", "R.nn.adaptive_avg_pool2d(x0, output_size=[1, 1])", {rnd({1, 3, 4, 4}, 807)}, F32,
+         {1, 3, 1, 1}, [adaptive](const std::vector<HostArray>& in) { return adaptive(in[0], 1, 1); }, 1e-5, 1e-6});
 }
 
 // legalize numerics: remaining creation, search, scan and indexing ops
