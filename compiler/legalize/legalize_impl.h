@@ -32,6 +32,9 @@ class Ctx {
   // A placeholder for tensor argument `i` (named A, B, ... in order of creation); passes the
   // argument to the call. nullopt when the shape is not known.
   std::optional<Tensor> input(size_t i);
+  // A scalar parameter for an `R.Prim` argument `i` (named as placeholders are); null when the
+  // argument is not a prim value of known dtype.
+  ir::Ref<ir::tir::Var> scalar_input(size_t i);
   // A placeholder for an arbitrary relax expression with known tensor shape.
   std::optional<Tensor> input_expr(const ir::Ref<ir::Expr>& e);
   // The result's dims and dtype (remapped to the PrimFunc's vars); nullopt when not known.

@@ -45,14 +45,24 @@ std::optional<Tensor> Ctx::input_expr(const Ref<ir::Expr>& e) {
   if (!t || !t->shape_values() || t->is_unknown_dtype()) return std::nullopt;
   Exprs shape;
   for (const auto& d : *t->shape_values()) shape.push_back(remap(d));
-  size_t n = 0;
-  for (const auto& p : params)
-    if (p.tensor.buffer) ++n;
+  size_t n = params.size();
   std::string nm = n < 26 ? std::string(1, static_cast<char>('A' + n)) : "input" + std::to_string(n);
   Tensor x = b.placeholder(shape, t->dtype, nm);
   params.emplace_back(x);
   args.push_back(e);
   return x;
+}
+
+ir::Ref<ir::tir::Var> Ctx::scalar_input(size_t i) {
+  if (i >= call.args.size()) return nullptr;
+  auto p = call.args[i]->struct_info.as_ptr<ir::PrimStructInfo>();
+  if (!p || p->dtype.is_void()) return nullptr;
+  size_t n = params.size();
+  std::string nm = n < 26 ? std::string(1, static_cast<char>('A' + n)) : "input" + std::to_string(n);
+  auto v = make<ir::tir::Var>(nm, p->dtype);
+  params.emplace_back(v);
+  args.push_back(call.args[i]);
+  return v;
 }
 
 std::optional<Tensor> Ctx::input(size_t i) {

@@ -36,18 +36,33 @@ Expr zero(const Expr& x) { return const_of(x->dtype, 0); }
 
 using BinaryBody = std::function<Expr(const Expr&, const Expr&)>;
 
+// An operand of an elementwise op: a tensor (broadcast to the output) or an `R.Prim` scalar
+// (its known value, or a scalar parameter of the PrimFunc).
+using Operand = std::function<Expr(const Exprs&)>;
+
+std::optional<Operand> operand(Ctx& c, size_t i, const Exprs& shape) {
+  const auto& arg = c.call.args[i];
+  if (auto p = arg->struct_info.as_ptr<ir::PrimStructInfo>()) {
+    Expr v = p->value ? c.remap(p->value) : Expr(c.scalar_input(i));
+    if (!v) return std::nullopt;
+    return Operand([v](const Exprs&) { return v; });
+  }
+  auto t = c.input(i);
+  if (!t) return std::nullopt;
+  Tensor tt = *t;
+  return Operand([tt, shape](const Exprs& idx) { return broadcast_load(tt, idx, shape); });
+}
+
 // out = f(a, b) with numpy broadcasting, in one "T_<name>" stage over axes ax0, ax1, ...
 LegalizeFn binary_op(std::string name, BinaryBody f) {
   return [name, f](Ctx& c) {
-    auto a = c.input(0);
-    auto b = c.input(1);
     auto shape = c.out_shape();
-    if (!a || !b || !shape) return false;
-    Tensor at = *a, bt = *b;
+    if (!shape) return false;
+    auto a = operand(c, 0, *shape);
+    auto b = operand(c, 1, *shape);
+    if (!a || !b) return false;
     c.name = name;
-    c.out = c.b.compute(*shape, c.out_dtype(), "T_" + name, [&](const Exprs& i) {
-      return f(broadcast_load(at, i, *shape), broadcast_load(bt, i, *shape));
-    }, "ax");
+    c.out = c.b.compute(*shape, c.out_dtype(), "T_" + name, [&](const Exprs& i) { return f((*a)(i), (*b)(i)); }, "ax");
     return true;
   };
 }

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "compiler/legalize/legalize.h"
+#include "compiler/tir_eval/tir_eval.h"
 #include "tests/compiler/legalize/legalize_test_util.h"
 
 using namespace relax;
@@ -268,6 +269,32 @@ static void binary_cases() {
   Case shr{"relax.right_shift", "R.right_shift(x0, x1)", {rnd({4}, 202, 0, 99, I32), rnd({4}, 203, 0, 4, I32)}, I32, {4},
            [](const std::vector<HostArray>& in) { return map2(in[0], in[1], {4}, [](double a, double b) { return double(int64_t(a) >> int64_t(b)); }); }};
   check(shr);
+  {
+    // An R.Prim operand: a scalar parameter of the PrimFunc.
+    auto r = legalize_text(R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((3,), "float32"), s: R.Prim("float32")):
+        y = R.multiply(x, s)
+        z = R.add(x, R.prim_value(T.float32(1.5)))
+        return (y, z)
+)");
+    INFO(r.text);
+    auto mul = called_prim_func(*r.module, "main", 0);
+    REQUIRE(mul->params.size() == 3);
+    CHECK(!mul->buffer_of(mul->params[1]));
+    HostArray x3 = rnd({3}, 210);
+    HostArray out(F32, {3});
+    compiler::tir_eval::run(*mul, {&x3, compiler::tir_eval::Scalar::of_float(F32, -2.0), &out});
+    CHECK(compare(out, map1(x3, [](double v) { return -2 * v; })) == "");
+    auto addc = called_prim_func(*r.module, "main", 1);
+    REQUIRE(addc->params.size() == 2);
+    CHECK(r.text.find("y = R.call_tir(cls.multiply, (x, s),") != std::string::npos);
+    HostArray out2(F32, {3});
+    compiler::tir_eval::run(*addc, {&x3, &out2});
+    CHECK(compare(out2, map1(x3, [](double v) { return v + 1.5; })) == "");
+  }
   Case where{"relax.where", "R.where(x0, x1, x2)",
              {rnd({2, 3}, 204, 0, 2, BOOL), rnd({3}, 205), rnd({2, 1}, 206)}, F32, {2, 3},
              [](const std::vector<HostArray>& in) {
