@@ -8,6 +8,7 @@
 #include <numeric>
 #include <set>
 
+#include "analysis/ops/op_registry.h"
 #include "compiler/legalize/legalize.h"
 #include "compiler/tir_eval/tir_eval.h"
 #include "tests/compiler/legalize/legalize_test_util.h"
@@ -832,4 +833,35 @@ TEST_CASE("legalize numerics: every legalized op has a numerics check") {
   for (const auto& m : missing) list += " " + m;
   INFO("legalized ops without a numerics case:" << list);
   CHECK(missing.empty());
+}
+
+TEST_CASE("legalize coverage: ops of the registry without a legalization") {
+  // Compute ops still to do, then the structural / memory / VM ops lowered by later passes.
+  std::vector<std::string> expected = {
+      "relax.sort", "relax.argsort", "relax.topk", "relax.nonzero", "relax.einsum", "relax.nn.conv1d",
+      "relax.nn.conv3d", "relax.nn.conv1d_transpose", "relax.nn.conv2d_transpose", "relax.nn.conv3d_transpose",
+      "relax.nn.max_pool1d", "relax.nn.max_pool3d", "relax.nn.avg_pool1d", "relax.nn.avg_pool3d",
+      "relax.nn.adaptive_avg_pool1d", "relax.nn.adaptive_avg_pool3d", "relax.nn.batch_norm", "relax.nn.group_norm",
+      "relax.nn.instance_norm", "relax.nn.dropout", "relax.nn.attention", "relax.nn.attention_bias", "relax.nn.nll_loss",
+      "relax.nn.cross_entropy_with_logits", "relax.nn.pixel_shuffle", "relax.split", "relax.layout_transform",
+      "relax.gather_elements", "relax.gather_nd", "relax.scatter_elements", "relax.scatter_nd", "relax.meshgrid",
+      "relax.index_tensor", "relax.dynamic_strided_slice", "relax.image.resize2d", "relax.quantize", "relax.dequantize",
+      "relax.grad.nll_loss_backward", "relax.grad.max_pool2d_backward", "relax.grad.avg_pool2d_backward",
+      "relax.grad.take_backward", "relax.ccl.allreduce", "relax.ccl.allgather", "relax.ccl.broadcast_from_worker0",
+      "relax.ccl.scatter_from_worker0", "relax.multinomial_from_uniform",
+      // Structural, memory and VM ops: not computations to legalize.
+      "relax.call_tir", "relax.call_tir_inplace", "relax.call_tir_with_grad", "relax.call_dps_packed",
+      "relax.call_pure_packed", "relax.call_inplace_packed", "relax.call_builtin_with_ctx", "relax.make_closure",
+      "relax.invoke_closure", "relax.invoke_pure_closure", "relax.shape_of", "relax.tensor_to_shape",
+      "relax.shape_to_tensor", "relax.null_value", "relax.print", "relax.assert_op", "relax.hint_on_device",
+      "relax.to_vdevice", "relax.grad.start_checkpoint", "relax.grad.end_checkpoint", "relax.builtin.alloc_tensor",
+      "relax.memory.alloc_storage", "relax.memory.alloc_tensor", "relax.memory.kill_storage", "relax.memory.kill_tensor",
+      "relax.memory.view", "relax.memory.ensure_zero_offset", "relax.vm.alloc_storage", "relax.vm.alloc_tensor",
+      "relax.vm.kill_object", "relax.vm.call_tir_dyn", "relax.builtin.stop_lift_params"};
+  auto missing = compiler::legalize::unlegalized_ops();
+  std::string list;
+  for (const auto& m : missing) list += " " + m;
+  INFO("not legalized:" << list);
+  CHECK(missing == expected);
+  CHECK(compiler::legalize::legalized_ops().size() + missing.size() == analysis::OpRegistry::global().all().size());
 }
