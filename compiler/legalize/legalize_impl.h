@@ -26,6 +26,7 @@ class Ctx {
   te::Builder b;
   std::string name;          // PrimFunc name hint
   std::optional<Tensor> out;  // the output tensor (the last stage, or a given one)
+  std::vector<Tensor> outs;   // or the outputs of an op with a tuple result, in order
 
   // The tensor struct info of argument `i` with known dims (null otherwise).
   const ir::TensorStructInfo* tensor_sinfo(size_t i) const;
@@ -40,6 +41,8 @@ class Ctx {
   // The result's dims and dtype (remapped to the PrimFunc's vars); nullopt when not known.
   std::optional<Exprs> out_shape() const;
   ir::DataType out_dtype() const;
+  // For a tuple result: the dims and dtype of each field (nullopt when one is not known).
+  std::optional<std::vector<std::pair<Exprs, ir::DataType>>> out_fields() const;
   // A relax-side dim in terms of the PrimFunc's fresh vars.
   Expr remap(const Expr& dim) const;
   // Attributes.

@@ -79,6 +79,20 @@ std::optional<Exprs> Ctx::out_shape() const {
   return shape;
 }
 
+std::optional<std::vector<std::pair<Exprs, ir::DataType>>> Ctx::out_fields() const {
+  auto tup = call.struct_info.as_ptr<ir::TupleStructInfo>();
+  if (!tup) return std::nullopt;
+  std::vector<std::pair<Exprs, ir::DataType>> out;
+  for (const auto& f : tup->fields) {
+    auto t = f.as_ptr<ir::TensorStructInfo>();
+    if (!t || !t->shape_values()) return std::nullopt;
+    Exprs shape;
+    for (const auto& d : *t->shape_values()) shape.push_back(remap(d));
+    out.emplace_back(shape, t->dtype);
+  }
+  return out;
+}
+
 ir::DataType Ctx::out_dtype() const {
   if (auto t = call.struct_info.as_ptr<ir::TensorStructInfo>()) return t->dtype;
   return ir::DataType::Void();
@@ -205,8 +219,9 @@ std::optional<Legalized> legalize(const ir::Call& call, ir::DiagnosticBag& diags
   if (it == table().end()) return std::nullopt;
   if (!all_shapes_known(call)) return std::nullopt;
   Ctx ctx(call, diags);
-  if (!it->second(ctx) || !ctx.out) return std::nullopt;
-  ctx.params.emplace_back(*ctx.out);
+  if (!it->second(ctx) || (!ctx.out && ctx.outs.empty())) return std::nullopt;
+  if (ctx.out) ctx.params.emplace_back(*ctx.out);
+  for (const auto& o : ctx.outs) ctx.params.emplace_back(o);
   Legalized out;
   out.name_hint = ctx.name;
   out.func = ctx.b.build(ctx.params);

@@ -309,9 +309,117 @@ bool collapse_sum(Ctx& c) {
   return true;
 }
 
+// split into sections or at indices along an axis: one output stage per piece.
+bool split(Ctx& c) {
+  auto fields = c.out_fields();
+  auto x = c.input(0);
+  if (!x || !fields) return false;
+  Tensor xt = *x;
+  size_t axis = static_cast<size_t>(norm_axis(c.int_attr("axis", 0), static_cast<int64_t>(xt.ndim())));
+  // The start of each piece along the axis: the running sum of the pieces' extents.
+  Expr start = i64(0);
+  c.name = "split";
+  for (size_t k = 0; k < fields->size(); ++k) {
+    const auto& [shape, dtype] = (*fields)[k];
+    std::string name = k == 0 ? "T_split" : "T_split_" + std::to_string(k);
+    Expr s0 = start;
+    c.outs.push_back(c.b.compute(shape, dtype, name, [&](const Exprs& i) {
+      Exprs idx = i;
+      if (!ir::tir::is_const_int(s0, 0)) idx[axis] = add(i[axis], s0);
+      return xt(idx);
+    }, "ax"));
+    if (auto a = ir::tir::as_const_int(start), b = ir::tir::as_const_int(shape[axis]); a && b)
+      start = i64(*a + *b);
+    else
+      start = add(start, shape[axis]);
+  }
+  return true;
+}
+
+// dropout at inference: the input unchanged and an all-ones mask.
+bool dropout(Ctx& c) {
+  auto fields = c.out_fields();
+  auto x = c.input(0);
+  if (!x || !fields || fields->size() != 2) return false;
+  Tensor xt = *x;
+  c.name = "dropout";
+  c.outs.push_back(c.b.compute((*fields)[0].first, (*fields)[0].second, "T_dropout", [&](const Exprs& i) { return xt(i); }, "ax"));
+  c.outs.push_back(c.b.compute((*fields)[1].first, (*fields)[1].second, "T_dropout_mask",
+                               [&](const Exprs&) { return const_of((*fields)[1].second, 1); }, "ax"));
+  return true;
+}
+
+bool gather_elements(Ctx& c) {
+  auto x = c.input(0), ind = c.input(1);
+  auto shape = c.out_shape();
+  if (!x || !ind || !shape) return false;
+  Tensor xt = *x, it = *ind;
+  size_t axis = static_cast<size_t>(norm_axis(c.int_attr("axis", 0), static_cast<int64_t>(xt.ndim())));
+  c.name = "gather_elements";
+  c.out = c.b.compute(*shape, c.out_dtype(), "T_gather_elements", [&](const Exprs& i) {
+    Exprs idx = i;
+    Expr k = cast(DataType::Int64(), it(i));
+    // Negative indices count from the end.
+    idx[axis] = select(cmp(ObjectKind::kLT, k, i64(0)), add(k, xt.shape()[axis]), k);
+    return xt(idx);
+  }, "ax");
+  return true;
+}
+
+bool gather_nd(Ctx& c) {
+  auto x = c.input(0), ind = c.input(1);
+  auto shape = c.out_shape();
+  if (!x || !ind || !shape) return false;
+  Tensor xt = *x, it = *ind;
+  int64_t batch = c.int_attr("batch_dims", 0);
+  auto m = ir::tir::as_const_int(it.shape().back());
+  if (!m) return c.unsupported("the last dim of indices must be static");
+  size_t b = static_cast<size_t>(batch), mi = it.ndim() - 1;
+  c.name = "gather_nd";
+  c.out = c.b.compute(*shape, c.out_dtype(), "T_gather_nd", [&](const Exprs& i) {
+    // Output dims: batch dims, the index dims of `indices` (after batch), then x's trailing dims.
+    Exprs head(i.begin(), i.begin() + static_cast<std::ptrdiff_t>(mi));
+    Exprs idx(i.begin(), i.begin() + static_cast<std::ptrdiff_t>(b));
+    for (int64_t k = 0; k < *m; ++k) {
+      Exprs ii = head;
+      ii.push_back(i64(k));
+      idx.push_back(cast(DataType::Int64(), it(ii)));
+    }
+    for (size_t d = mi; d < i.size(); ++d) idx.push_back(i[d]);
+    return xt(idx);
+  }, "ax");
+  return true;
+}
+
+bool pixel_shuffle(Ctx& c) {
+  auto x = c.input(0);
+  auto shape = c.out_shape();
+  if (!x || !shape) return false;
+  Tensor xt = *x;
+  int64_t r = c.int_attr("upscale_factor", 1);
+  size_t nd = xt.ndim();
+  if (nd < 3) return c.unsupported("pixel_shuffle needs a rank of at least 3");
+  c.name = "pixel_shuffle";
+  c.out = c.b.compute(*shape, c.out_dtype(), "PixelShuffle", [&](const Exprs& i) {
+    // out[..., c, h, w] = x[..., c * r * r + (h % r) * r + (w % r), h // r, w // r]
+    Exprs idx(i.begin(), i.end() - 3);
+    Expr ch = i[nd - 3], h = i[nd - 2], w = i[nd - 1];
+    idx.push_back(add(add(mul(ch, i64(r * r)), mul(floormod(h, i64(r)), i64(r))), floormod(w, i64(r))));
+    idx.push_back(floordiv(h, i64(r)));
+    idx.push_back(floordiv(w, i64(r)));
+    return xt(idx);
+  }, "i");
+  return true;
+}
+
 }  // namespace
 
 void register_misc(Table& t) {
+  t["relax.split"] = split;
+  t["relax.nn.dropout"] = dropout;
+  t["relax.gather_elements"] = gather_elements;
+  t["relax.gather_nd"] = gather_nd;
+  t["relax.nn.pixel_shuffle"] = pixel_shuffle;
   t["relax.ewise_fma"] = ewise_fma;
   t["relax.outer"] = outer;
   t["relax.tril"] = trilu(false);

@@ -797,6 +797,88 @@ static void misc_cases() {
          [collapse_ref](const std::vector<HostArray>& in) { return collapse_ref(in[0]); }, 1e-5, 1e-5});
 }
 
+// legalize numerics: tuple results (split, dropout) and gathers
+static void tuple_gather_cases() {
+  // Runs the PrimFunc of `call` on `inputs` with one output array per field of `outs`.
+  auto run_multi = [](const std::string& params, const std::string& call, std::vector<HostArray> inputs,
+                      std::vector<HostArray> outs) {
+    auto r = legalize_text("@I.ir_module\nclass Module:\n    @R.function\n    def main(" + params + "):\n        y = " + call +
+                           "\n        return y\n");
+    INFO(r.text);
+    auto f = called_prim_func(*r.module);
+    std::vector<compiler::tir_eval::Arg> args;
+    for (auto& a : inputs) args.emplace_back(&a);
+    for (auto& o : outs) args.emplace_back(&o);
+    compiler::tir_eval::run(*f, args);
+    return outs;
+  };
+  HostArray x = rnd({2, 5}, 950);
+  auto cols = [&](const HostArray& o, int64_t from) {
+    Values v;
+    int64_t w = o.shape[1];
+    for (int64_t i = 0; i < 2; ++i)
+      for (int64_t j = 0; j < w; ++j) v.push_back(x.get(i * 5 + from + j));
+    return v;
+  };
+  auto parts = run_multi("x: " + tensor({2, 5}), "R.split(x, indices_or_sections=[1, 3], axis=1)", {x},
+                         {HostArray(F32, {2, 1}), HostArray(F32, {2, 2}), HostArray(F32, {2, 2})});
+  CHECK(compare(parts[0], cols(parts[0], 0)) == "");
+  CHECK(compare(parts[1], cols(parts[1], 1)) == "");
+  CHECK(compare(parts[2], cols(parts[2], 3)) == "");
+  HostArray x6 = rnd({6, 2}, 951);
+  auto thirds = run_multi("x: " + tensor({6, 2}), "R.split(x, indices_or_sections=3)", {x6},
+                          {HostArray(F32, {2, 2}), HostArray(F32, {2, 2}), HostArray(F32, {2, 2})});
+  for (int64_t k = 0; k < 3; ++k) {
+    Values want(x6.f.begin() + k * 4, x6.f.begin() + k * 4 + 4);
+    CHECK(compare(thirds[static_cast<size_t>(k)], want) == "");
+  }
+  g_tested.insert("relax.split");
+  auto drop = run_multi("x: " + tensor({2, 5}), "R.nn.dropout(x, rate=0.5)", {x}, {HostArray(F32, {2, 5}), HostArray(F32, {2, 5})});
+  CHECK(compare(drop[0], x.f) == "");
+  CHECK(compare(drop[1], Values(10, 1.0)) == "");
+  g_tested.insert("relax.nn.dropout");
+
+  HostArray gi(DataType::Int64(), {2, 3});
+  gi.i = {4, 0, -1, 1, 1, 2};
+  check({"relax.gather_elements", "R.gather_elements(x0, x1, axis=1)", {x, gi}, F32, {2, 3},
+         [](const std::vector<HostArray>& in) {
+           Values v;
+           for (int64_t i = 0; i < 2; ++i)
+             for (int64_t j = 0; j < 3; ++j) {
+               int64_t k = in[1].i[static_cast<size_t>(i * 3 + j)];
+               v.push_back(in[0].get(i * 5 + (k < 0 ? k + 5 : k)));
+             }
+           return v;
+         }});
+  HostArray nd(DataType::Int64(), {3, 2});
+  nd.i = {1, 4, 0, 0, 1, 2};
+  check({"relax.gather_nd", "R.gather_nd(x0, x1)", {x, nd}, F32, {3}, [](const std::vector<HostArray>& in) {
+           Values v;
+           for (int64_t k = 0; k < 3; ++k)
+             v.push_back(in[0].get(in[1].i[static_cast<size_t>(2 * k)] * 5 + in[1].i[static_cast<size_t>(2 * k + 1)]));
+           return v;
+         }});
+  HostArray rows(DataType::Int64(), {2, 1});
+  rows.i = {1, 0};
+  check({"relax.gather_nd", "R.gather_nd(x0, x1)", {x, rows}, F32, {2, 5}, [](const std::vector<HostArray>& in) {
+           Values v;
+           for (int64_t k = 0; k < 2; ++k)
+             for (int64_t j = 0; j < 5; ++j) v.push_back(in[0].get(in[1].i[static_cast<size_t>(k)] * 5 + j));
+           return v;
+         }});
+  check({"relax.nn.pixel_shuffle", "R.nn.pixel_shuffle(x0, upscale_factor=2)", {rnd({1, 8, 2, 3}, 952)}, F32, {1, 2, 4, 6},
+         [](const std::vector<HostArray>& in) {
+           Values v;
+           for (int64_t c = 0; c < 2; ++c)
+             for (int64_t h = 0; h < 4; ++h)
+               for (int64_t w = 0; w < 6; ++w)
+                 v.push_back(in[0].get(((c * 4 + (h % 2) * 2 + (w % 2)) * 2 + h / 2) * 3 + w / 2));
+           return v;
+         }});
+}
+
+TEST_CASE("legalize numerics: tuple results and gathers") { tuple_gather_cases(); }
+
 TEST_CASE("legalize numerics: remaining creation, search, scan and indexing ops") { misc_cases(); }
 
 TEST_CASE("legalize numerics: unary math and activations") { unary_cases(); }
@@ -826,6 +908,7 @@ TEST_CASE("legalize numerics: every legalized op has a numerics check") {
   creation_cases();
   conv_pool_cases();
   misc_cases();
+  tuple_gather_cases();
   std::vector<std::string> missing;
   for (const auto& op : compiler::legalize::legalized_ops())
     if (!g_tested.count(op) && op != "relax.wrap_param") missing.push_back(op);
@@ -842,9 +925,9 @@ TEST_CASE("legalize coverage: ops of the registry without a legalization") {
       "relax.nn.conv3d", "relax.nn.conv1d_transpose", "relax.nn.conv2d_transpose", "relax.nn.conv3d_transpose",
       "relax.nn.max_pool1d", "relax.nn.max_pool3d", "relax.nn.avg_pool1d", "relax.nn.avg_pool3d",
       "relax.nn.adaptive_avg_pool1d", "relax.nn.adaptive_avg_pool3d", "relax.nn.batch_norm", "relax.nn.group_norm",
-      "relax.nn.instance_norm", "relax.nn.dropout", "relax.nn.attention", "relax.nn.attention_bias", "relax.nn.nll_loss",
-      "relax.nn.cross_entropy_with_logits", "relax.nn.pixel_shuffle", "relax.split", "relax.layout_transform",
-      "relax.gather_elements", "relax.gather_nd", "relax.scatter_elements", "relax.scatter_nd", "relax.meshgrid",
+      "relax.nn.instance_norm", "relax.nn.attention", "relax.nn.attention_bias", "relax.nn.nll_loss",
+      "relax.nn.cross_entropy_with_logits", "relax.layout_transform",
+      "relax.scatter_elements", "relax.scatter_nd", "relax.meshgrid",
       "relax.index_tensor", "relax.dynamic_strided_slice", "relax.image.resize2d", "relax.quantize", "relax.dequantize",
       "relax.grad.nll_loss_backward", "relax.grad.max_pool2d_backward", "relax.grad.avg_pool2d_backward",
       "relax.grad.take_backward", "relax.ccl.allreduce", "relax.ccl.allgather", "relax.ccl.broadcast_from_worker0",
