@@ -1,5 +1,6 @@
 // Legalizations of reductions (sum, mean, max, min, prod, variance, std), matmul (batched, with
-// NumPy's 1-D rules), softmax / log_softmax and the normalizations layer_norm and rms_norm.
+// NumPy's 1-D rules), softmax / log_softmax and the normalizations layer_norm, rms_norm,
+// group_norm, instance_norm and batch_norm.
 #include <algorithm>
 
 #include "compiler/legalize/legalize_impl.h"
@@ -264,9 +265,139 @@ bool rms_norm(Ctx& c) {
   return true;
 }
 
+// group_norm / instance_norm: statistics per (batch..., group) over the group's channels and
+// `axes`; gamma and beta are indexed by channel. instance_norm is the case of one channel per group.
+bool group_norm(Ctx& c, bool instance) {
+  auto x = c.input(0);
+  auto gamma = c.input(1);
+  auto beta = c.input(2);
+  if (!x || !gamma || !beta) return false;
+  Tensor xt = *x, gt = *gamma, bt = *beta;
+  DataType dt = c.out_dtype();
+  int64_t nd = static_cast<int64_t>(xt.ndim());
+  size_t ch = static_cast<size_t>(norm_axis(c.int_attr("channel_axis", 1), nd));
+  auto axes = reduce_axes(c, nd, "axes");
+  axes.erase(std::remove(axes.begin(), axes.end(), static_cast<int64_t>(ch)), axes.end());
+  Expr cpg = i64(1);  // channels per group
+  Expr groups = xt.shape()[ch];
+  if (!instance) {
+    int64_t g = c.int_attr("num_groups", 1);
+    auto cn = ir::tir::as_const_int(xt.shape()[ch]);
+    if (!cn || g <= 0 || *cn % g != 0) return c.unsupported("num_groups must divide a static channel count");
+    cpg = i64(*cn / g);
+    groups = i64(g);
+  }
+  bool one = ir::tir::is_const_int(cpg, 1);
+  double eps = c.float_attr("epsilon", 1e-5);
+  bool center = c.bool_attr("center", true), scale = c.bool_attr("scale", true);
+  // Stats shape: the dims kept (channel replaced by the group).
+  Exprs sshape, rext;
+  if (!one) rext.push_back(cpg);
+  for (int64_t d = 0; d < nd; ++d) {
+    if (static_cast<size_t>(d) == ch)
+      sshape.push_back(groups);
+    else if (contains(axes, d))
+      rext.push_back(xt.shape()[static_cast<size_t>(d)]);
+    else
+      sshape.push_back(xt.shape()[static_cast<size_t>(d)]);
+  }
+  auto x_index = [&](const Exprs& sp, const Exprs& rd) {
+    Exprs idx;
+    size_t s = 0, r = one ? 0 : 1;
+    for (int64_t d = 0; d < nd; ++d) {
+      if (static_cast<size_t>(d) == ch)
+        idx.push_back(one ? sp[s++] : add(mul(sp[s++], cpg), rd[0]));
+      else if (contains(axes, d))
+        idx.push_back(rd[r++]);
+      else
+        idx.push_back(sp[s++]);
+    }
+    return idx;
+  };
+  std::string base = instance ? "T_instance_norm" : "T_group_norm";
+  Tensor s1 = c.b.reduce(sshape, rext, ReduceKind::kSum, dt, base + "_sum",
+                         [&](const Exprs& sp, const Exprs& rd) { return cast(dt, xt(x_index(sp, rd))); });
+  Tensor s2 = c.b.reduce(sshape, rext, ReduceKind::kSum, dt, base + "_sqsum", [&](const Exprs& sp, const Exprs& rd) {
+    Expr v = cast(dt, xt(x_index(sp, rd)));
+    return mul(v, v);
+  });
+  Expr n = const_of(dt, 1);
+  for (const auto& e : rext) n = mul(n, cast(dt, e));
+  c.name = instance ? "instance_norm" : "group_norm";
+  c.out = c.b.compute(xt.shape(), dt, base, [&](const Exprs& i) {
+    Exprs si;
+    for (int64_t d = 0; d < nd; ++d) {
+      if (static_cast<size_t>(d) == ch)
+        si.push_back(one ? i[ch] : floordiv(i[ch], cpg));
+      else if (!contains(axes, d))
+        si.push_back(i[static_cast<size_t>(d)]);
+    }
+    Expr mean = div(s1(si), n);
+    Expr var = sub(div(s2(si), n), mul(mean, mean));
+    Expr y = mul(sub(cast(dt, xt(i)), mean), call1("tir.rsqrt", add(var, const_of(dt, eps))));
+    if (scale) y = mul(y, gt({i[ch]}));
+    if (center) y = add(y, bt({i[ch]}));
+    return y;
+  }, "ax");
+  return true;
+}
+
+// batch_norm: (normalized data, new moving mean, new moving var). Training uses the batch
+// statistics (biased variance) and updates the moving ones with `momentum`; inference uses
+// the moving statistics and returns them unchanged.
+bool batch_norm(Ctx& c) {
+  auto fields = c.out_fields();
+  auto x = c.input(0), gamma = c.input(1), beta = c.input(2), mmean = c.input(3), mvar = c.input(4);
+  if (!fields || fields->size() != 3 || !x || !gamma || !beta || !mmean || !mvar) return false;
+  Tensor xt = *x, gt = *gamma, bt = *beta, mt = *mmean, vt = *mvar;
+  DataType dt = (*fields)[0].second;
+  int64_t nd = static_cast<int64_t>(xt.ndim());
+  size_t ch = static_cast<size_t>(norm_axis(c.int_attr("axis", 1), nd));
+  double eps = c.float_attr("epsilon", 1e-5), momentum = c.float_attr("momentum", 0.1);
+  bool center = c.bool_attr("center", true), scale = c.bool_attr("scale", true);
+  bool training = c.bool_attr("training", true);
+  c.name = "batch_norm";
+  std::function<Expr(const Expr&)> mean_of, var_of;
+  if (training) {
+    std::vector<int64_t> axes;
+    for (int64_t d = 0; d < nd; ++d)
+      if (static_cast<size_t>(d) != ch) axes.push_back(d);
+    Tensor s1 = reduce_stage(c.b, xt, axes, false, ReduceKind::kSum, dt, "T_batch_norm_sum", [](const Expr& e) { return e; });
+    Tensor s2 = reduce_stage(c.b, xt, axes, false, ReduceKind::kSum, dt, "T_batch_norm_sqsum",
+                             [](const Expr& e) { return mul(e, e); });
+    Expr n = count_of(xt, axes, dt);
+    mean_of = [s1, n](const Expr& k) { return div(s1({k}), n); };
+    var_of = [s1, s2, n](const Expr& k) {
+      Expr m = div(s1({k}), n);
+      return sub(div(s2({k}), n), mul(m, m));
+    };
+  } else {
+    mean_of = [mt](const Expr& k) { return mt({k}); };
+    var_of = [vt](const Expr& k) { return vt({k}); };
+  }
+  c.outs.push_back(c.b.compute(xt.shape(), dt, "T_batch_norm", [&](const Exprs& i) {
+    Expr y = mul(sub(xt(i), mean_of(i[ch])), call1("tir.rsqrt", add(var_of(i[ch]), const_of(dt, eps))));
+    if (scale) y = mul(y, gt({i[ch]}));
+    if (center) y = add(y, bt({i[ch]}));
+    return y;
+  }, "ax"));
+  auto update = [&](const Tensor& moving, const std::function<Expr(const Expr&)>& batch, const std::string& name) {
+    return c.b.compute(moving.shape(), moving.dtype(), name, [&](const Exprs& i) {
+      if (!training) return moving(i);
+      return add(mul(const_of(dt, 1 - momentum), moving(i)), mul(const_of(dt, momentum), batch(i[0])));
+    }, "ax");
+  };
+  c.outs.push_back(update(mt, mean_of, "T_batch_norm_mean"));
+  c.outs.push_back(update(vt, var_of, "T_batch_norm_var"));
+  return true;
+}
+
 }  // namespace
 
 void register_reduce(Table& t) {
+  t["relax.nn.group_norm"] = [](Ctx& c) { return group_norm(c, false); };
+  t["relax.nn.instance_norm"] = [](Ctx& c) { return group_norm(c, true); };
+  t["relax.nn.batch_norm"] = batch_norm;
   t["relax.sum"] = simple_reduce("sum", ReduceKind::kSum);
   t["relax.max"] = simple_reduce("max", ReduceKind::kMax);
   t["relax.min"] = simple_reduce("min", ReduceKind::kMin);

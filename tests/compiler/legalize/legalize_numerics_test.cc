@@ -866,6 +866,60 @@ static void tuple_gather_cases() {
              for (int64_t j = 0; j < 5; ++j) v.push_back(in[0].get(in[1].i[static_cast<size_t>(k)] * 5 + j));
            return v;
          }});
+  // group_norm over (2 channels per group) x axis 2; instance_norm per channel over axis 2.
+  auto group_ref = [](const std::vector<HostArray>& in, int64_t cpg) {
+    const HostArray& a = in[0];
+    int64_t N = a.shape[0], C = a.shape[1], L = a.shape[2];
+    Values v(static_cast<size_t>(a.size()));
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t g = 0; g < C / cpg; ++g) {
+        double mean = 0, var = 0, cnt = double(cpg * L);
+        for (int64_t c = g * cpg; c < (g + 1) * cpg; ++c)
+          for (int64_t l = 0; l < L; ++l) mean += a.get((n * C + c) * L + l) / cnt;
+        for (int64_t c = g * cpg; c < (g + 1) * cpg; ++c)
+          for (int64_t l = 0; l < L; ++l) var += std::pow(a.get((n * C + c) * L + l) - mean, 2) / cnt;
+        for (int64_t c = g * cpg; c < (g + 1) * cpg; ++c)
+          for (int64_t l = 0; l < L; ++l) {
+            int64_t k = (n * C + c) * L + l;
+            v[static_cast<size_t>(k)] = (a.get(k) - mean) / std::sqrt(var + 1e-5) * in[1].get(c) + in[2].get(c);
+          }
+      }
+    return v;
+  };
+  check({"relax.nn.group_norm", "R.nn.group_norm(x0, x1, x2, num_groups=2, channel_axis=1, axes=[2])",
+         {rnd({2, 4, 3}, 953), rnd({4}, 954), rnd({4}, 955)}, F32, {2, 4, 3},
+         [group_ref](const std::vector<HostArray>& in) { return group_ref(in, 2); }, 1e-4, 1e-5});
+  check({"relax.nn.instance_norm", "R.nn.instance_norm(x0, x1, x2, channel_axis=1, axes=[2])",
+         {rnd({2, 3, 4}, 956), rnd({3}, 957), rnd({3}, 958)}, F32, {2, 3, 4},
+         [group_ref](const std::vector<HostArray>& in) { return group_ref(in, 1); }, 1e-4, 1e-5});
+  for (bool training : {true, false}) {
+    HostArray bx = rnd({2, 3, 2}, 959), g = rnd({3}, 960), b = rnd({3}, 961), mm = rnd({3}, 962), mv = rnd({3}, 963, 0.5, 2);
+    std::string t3 = tensor({3});
+    auto outs = run_multi("x: " + tensor({2, 3, 2}) + ", g: " + t3 + ", b: " + t3 + ", mm: " + t3 + ", mv: " + t3,
+                          std::string("R.nn.batch_norm(x, g, b, mm, mv, axis=1, momentum=0.25, training=") +
+                              (training ? "True" : "False") + ")",
+                          {bx, g, b, mm, mv}, {HostArray(F32, {2, 3, 2}), HostArray(F32, {3}), HostArray(F32, {3})});
+    Values y, nm, nv;
+    for (int64_t c = 0; c < 3; ++c) {
+      double mean = 0, var = 0;
+      for (int64_t n = 0; n < 2; ++n)
+        for (int64_t l = 0; l < 2; ++l) mean += bx.get((n * 3 + c) * 2 + l) / 4;
+      for (int64_t n = 0; n < 2; ++n)
+        for (int64_t l = 0; l < 2; ++l) var += std::pow(bx.get((n * 3 + c) * 2 + l) - mean, 2) / 4;
+      nm.push_back(training ? 0.75 * mm.get(c) + 0.25 * mean : mm.get(c));
+      nv.push_back(training ? 0.75 * mv.get(c) + 0.25 * var : mv.get(c));
+    }
+    for (int64_t k = 0; k < 12; ++k) {
+      int64_t c = (k / 2) % 3;
+      double mean = training ? (nm[static_cast<size_t>(c)] - 0.75 * mm.get(c)) / 0.25 : mm.get(c);
+      double var = training ? (nv[static_cast<size_t>(c)] - 0.75 * mv.get(c)) / 0.25 : mv.get(c);
+      y.push_back((bx.get(k) - mean) / std::sqrt(var + 1e-5) * g.get(c) + b.get(c));
+    }
+    CHECK(compare(outs[0], y, 1e-4, 1e-5) == "");
+    CHECK(compare(outs[1], nm, 1e-5, 1e-6) == "");
+    CHECK(compare(outs[2], nv, 1e-4, 1e-6) == "");
+  }
+  g_tested.insert("relax.nn.batch_norm");
   check({"relax.nn.pixel_shuffle", "R.nn.pixel_shuffle(x0, upscale_factor=2)", {rnd({1, 8, 2, 3}, 952)}, F32, {1, 2, 4, 6},
          [](const std::vector<HostArray>& in) {
            Values v;
@@ -924,8 +978,7 @@ TEST_CASE("legalize coverage: ops of the registry without a legalization") {
       "relax.sort", "relax.argsort", "relax.topk", "relax.nonzero", "relax.einsum", "relax.nn.conv1d",
       "relax.nn.conv3d", "relax.nn.conv1d_transpose", "relax.nn.conv2d_transpose", "relax.nn.conv3d_transpose",
       "relax.nn.max_pool1d", "relax.nn.max_pool3d", "relax.nn.avg_pool1d", "relax.nn.avg_pool3d",
-      "relax.nn.adaptive_avg_pool1d", "relax.nn.adaptive_avg_pool3d", "relax.nn.batch_norm", "relax.nn.group_norm",
-      "relax.nn.instance_norm", "relax.nn.attention", "relax.nn.attention_bias", "relax.nn.nll_loss",
+      "relax.nn.adaptive_avg_pool1d", "relax.nn.adaptive_avg_pool3d", "relax.nn.attention", "relax.nn.attention_bias", "relax.nn.nll_loss",
       "relax.nn.cross_entropy_with_logits", "relax.layout_transform",
       "relax.scatter_elements", "relax.scatter_nd", "relax.meshgrid",
       "relax.index_tensor", "relax.dynamic_strided_slice", "relax.image.resize2d", "relax.quantize", "relax.dequantize",
