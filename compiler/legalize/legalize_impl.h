@@ -24,7 +24,7 @@ class Ctx {
   const ir::Call& call;
   ir::DiagnosticBag& diags;
   te::Builder b;
-  std::string name;          // PrimFunc name hint
+  std::string name;           // PrimFunc name hint
   std::optional<Tensor> out;  // the output tensor (the last stage, or a given one)
   std::vector<Tensor> outs;   // or the outputs of an op with a tuple result, in order
 

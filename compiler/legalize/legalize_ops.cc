@@ -46,7 +46,8 @@ std::optional<Tensor> Ctx::input_expr(const Ref<ir::Expr>& e) {
   Exprs shape;
   for (const auto& d : *t->shape_values()) shape.push_back(remap(d));
   size_t n = params.size();
-  std::string nm = n < 26 ? std::string(1, static_cast<char>('A' + n)) : "input" + std::to_string(n);
+  std::string nm =
+      n < 26 ? std::string(1, static_cast<char>('A' + n)) : "input" + std::to_string(n);
   Tensor x = b.placeholder(shape, t->dtype, nm);
   params.emplace_back(x);
   args.push_back(e);
@@ -58,7 +59,8 @@ ir::Ref<ir::tir::Var> Ctx::scalar_input(size_t i) {
   auto p = call.args[i]->struct_info.as_ptr<ir::PrimStructInfo>();
   if (!p || p->dtype.is_void()) return nullptr;
   size_t n = params.size();
-  std::string nm = n < 26 ? std::string(1, static_cast<char>('A' + n)) : "input" + std::to_string(n);
+  std::string nm =
+      n < 26 ? std::string(1, static_cast<char>('A' + n)) : "input" + std::to_string(n);
   auto v = make<ir::tir::Var>(nm, p->dtype);
   params.emplace_back(v);
   args.push_back(call.args[i]);
@@ -161,7 +163,9 @@ Expr broadcast_load(const Tensor& x, const Exprs& idx, const Exprs& out_shape) {
   return x(in);
 }
 
-int64_t norm_axis(int64_t axis, int64_t ndim) { return axis < 0 ? axis + ndim : axis; }
+int64_t norm_axis(int64_t axis, int64_t ndim) {
+  return axis < 0 ? axis + ndim : axis;
+}
 
 // ---- Table and driver --------------------------------------------------------------------------
 
@@ -198,7 +202,9 @@ bool all_shapes_known(const ir::Call& call) {
 
 }  // namespace
 
-bool has_legalization(const std::string& op_name) { return table().count(op_name) != 0; }
+bool has_legalization(const std::string& op_name) {
+  return table().count(op_name) != 0;
+}
 
 std::vector<std::string> legalized_ops() {
   std::vector<std::string> out;
@@ -290,15 +296,17 @@ class Rewriter {
       // Structural ops (call_tir, memory, VM builtins, ...) are lowered by other passes.
       if (info && info->pattern != analysis::OpPattern::kOpaque && !warned_.count(op)) {
         warned_.insert(op);
-        diags_.warning(diag::kNoLegalization, c->span, "no legalization for " + op + " yet; the call is left as is");
+        diags_.warning(diag::kNoLegalization, c->span,
+                       "no legalization for " + op + " yet; the call is left as is");
       }
       return c;
     }
     auto leg = legalize(*c, diags_);
     if (!leg) {
       if (!all_shapes_known(*c))
-        diags_.report(ir::Severity::kNote, diag::kUnknownShape, c->span,
-                      op + " is not legalized: the shapes of its arguments or result are not known");
+        diags_.report(
+            ir::Severity::kNote, diag::kUnknownShape, c->span,
+            op + " is not legalized: the shapes of its arguments or result are not known");
       return c;
     }
     Ref<ir::GlobalVar> gvar = add_func(*leg);
@@ -306,8 +314,9 @@ class Rewriter {
     std::vector<Ref<ir::StructInfo>> fields;
     for (const auto& a : leg->args) fields.push_back(a->struct_info);
     tuple->struct_info = make<ir::TupleStructInfo>(fields);
-    auto out = make<ir::Call>(ir::Op::get("relax.call_tir"), std::vector<Ref<ir::Expr>>{gvar, tuple}, ir::Attrs{},
-                              std::vector<Ref<ir::StructInfo>>{leg->out_sinfo});
+    auto out =
+        make<ir::Call>(ir::Op::get("relax.call_tir"), std::vector<Ref<ir::Expr>>{gvar, tuple},
+                       ir::Attrs{}, std::vector<Ref<ir::StructInfo>>{leg->out_sinfo});
     out->struct_info = c->struct_info;
     out->span = c->span;
     return out;
@@ -347,7 +356,9 @@ Pass legalize_ops_pass() {
   p.name = "LegalizeOps";
   p.opt_level = 0;
   p.doc = "Replace calls of Relax ops with known shapes by call_tir of TIR PrimFuncs";
-  p.fn = [](Ref<ir::IRModule> m, PassContext& ctx) { return legalize_module(*m, ctx.diagnostics()); };
+  p.fn = [](Ref<ir::IRModule> m, PassContext& ctx) {
+    return legalize_module(*m, ctx.diagnostics());
+  };
   return p;
 }
 

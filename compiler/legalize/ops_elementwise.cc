@@ -32,7 +32,9 @@ UnaryBody intrinsic(const std::string& op) {
   return [op](const Expr& x) { return call1("tir." + op, x); };
 }
 
-Expr zero(const Expr& x) { return const_of(x->dtype, 0); }
+Expr zero(const Expr& x) {
+  return const_of(x->dtype, 0);
+}
 
 using BinaryBody = std::function<Expr(const Expr&, const Expr&)>;
 
@@ -62,7 +64,9 @@ LegalizeFn binary_op(std::string name, BinaryBody f) {
     auto b = operand(c, 1, *shape);
     if (!a || !b) return false;
     c.name = name;
-    c.out = c.b.compute(*shape, c.out_dtype(), "T_" + name, [&](const Exprs& i) { return f((*a)(i), (*b)(i)); }, "ax");
+    c.out = c.b.compute(
+        *shape, c.out_dtype(), "T_" + name, [&](const Exprs& i) { return f((*a)(i), (*b)(i)); },
+        "ax");
     return true;
   };
 }
@@ -90,12 +94,18 @@ std::optional<Expr> fill_value(Ctx& c, size_t arg, DataType dtype) {
     double v = 0;
     auto t = d.dtype;
     const uint8_t* p = d.bytes.data();
-    if (t == DataType::Float32()) v = *reinterpret_cast<const float*>(p);
-    else if (t == DataType::Float(64)) v = *reinterpret_cast<const double*>(p);
-    else if (t == DataType::Int32()) v = *reinterpret_cast<const int32_t*>(p);
-    else if (t == DataType::Int64()) v = static_cast<double>(*reinterpret_cast<const int64_t*>(p));
-    else if (t.is_bool()) v = *p != 0;
-    else return std::nullopt;
+    if (t == DataType::Float32())
+      v = *reinterpret_cast<const float*>(p);
+    else if (t == DataType::Float(64))
+      v = *reinterpret_cast<const double*>(p);
+    else if (t == DataType::Int32())
+      v = *reinterpret_cast<const int32_t*>(p);
+    else if (t == DataType::Int64())
+      v = static_cast<double>(*reinterpret_cast<const int64_t*>(p));
+    else if (t.is_bool())
+      v = *p != 0;
+    else
+      return std::nullopt;
     return const_of(dtype, v);
   }
   auto x = c.input(arg);
@@ -118,7 +128,8 @@ LegalizeFn full_op(std::string name, std::optional<double> value, size_t fill_ar
     }
     (void)like;
     c.name = name;
-    c.out = c.b.compute(*shape, t, "T_full", [&](const Exprs&) { return v; }, "ax");
+    c.out = c.b.compute(
+        *shape, t, "T_full", [&](const Exprs&) { return v; }, "ax");
     return true;
   };
 }
@@ -126,9 +137,9 @@ LegalizeFn full_op(std::string name, std::optional<double> value, size_t fill_ar
 }  // namespace
 
 void register_elementwise(Table& t) {
-  for (const char* op : {"exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "erf", "sin", "cos", "tan", "sinh",
-                         "cosh", "asin", "acos", "atan", "asinh", "acosh", "atanh", "floor", "ceil", "round",
-                         "trunc"}) {
+  for (const char* op : {"exp",   "log",   "sqrt",  "rsqrt", "tanh",  "sigmoid", "erf",  "sin",
+                         "cos",   "tan",   "sinh",  "cosh",  "asin",  "acos",    "atan", "asinh",
+                         "acosh", "atanh", "floor", "ceil",  "round", "trunc"}) {
     t[std::string("relax.") + op] = unary(op, intrinsic(op));
   }
   t["relax.abs"] = unary("abs", [](const Expr& x) {
@@ -141,27 +152,44 @@ void register_elementwise(Table& t) {
     return select(cmp(ObjectKind::kLT, zero(x), x), const_of(x->dtype, 1),
                   select(cmp(ObjectKind::kLT, x, zero(x)), const_of(x->dtype, -1), zero(x)));
   });
-  t["relax.logical_not"] = unary("logical_not", [](const Expr& x) { return logical_not(as_bool(x)); });
+  t["relax.logical_not"] =
+      unary("logical_not", [](const Expr& x) { return logical_not(as_bool(x)); });
   t["relax.bitwise_not"] = unary("bitwise_not", intrinsic("bitwise_not"));
-  t["relax.isnan"] = unary("isnan", [](const Expr& x) { return call("tir.isnan", DataType::Bool(), {x}); });
-  t["relax.isinf"] = unary("isinf", [](const Expr& x) { return call("tir.isinf", DataType::Bool(), {x}); });
-  t["relax.isfinite"] = unary("isfinite", [](const Expr& x) { return call("tir.isfinite", DataType::Bool(), {x}); });
+  t["relax.isnan"] =
+      unary("isnan", [](const Expr& x) { return call("tir.isnan", DataType::Bool(), {x}); });
+  t["relax.isinf"] =
+      unary("isinf", [](const Expr& x) { return call("tir.isinf", DataType::Bool(), {x}); });
+  t["relax.isfinite"] =
+      unary("isfinite", [](const Expr& x) { return call("tir.isfinite", DataType::Bool(), {x}); });
   t["relax.nn.relu"] = unary("relu", [](const Expr& x) { return max(x, zero(x)); });
-  t["relax.nn.gelu"] = unary("gelu", [](const Expr& x) {
-    DataType d = x->dtype;
-    return mul(x, add(const_of(d, 0.5), mul(call1("tir.erf", mul(x, const_of(d, M_SQRT1_2))), const_of(d, 0.5))));
-  }, "T_multiply");
-  t["relax.nn.gelu_tanh"] = unary("gelu_tanh", [](const Expr& x) {
-    DataType d = x->dtype;
-    Expr inner = mul(const_of(d, std::sqrt(2.0 / M_PI)), add(x, mul(const_of(d, 0.044715), mul(mul(x, x), x))));
-    return mul(mul(const_of(d, 0.5), x), add(const_of(d, 1.0), call1("tir.tanh", inner)));
-  }, "T_multiply");
-  t["relax.nn.silu"] = unary("silu", [](const Expr& x) { return mul(x, call1("tir.sigmoid", x)); }, "T_multiply");
-  t["relax.nn.selu"] = unary("selu", [](const Expr& x) {
-    DataType d = x->dtype;
-    Expr neg = mul(const_of(d, 1.6732632423543772), sub(call1("tir.exp", x), const_of(d, 1)));
-    return mul(const_of(d, 1.0507009873554805), select(cmp(ObjectKind::kLT, zero(x), x), x, neg));
-  }, "T_multiply");
+  t["relax.nn.gelu"] = unary(
+      "gelu",
+      [](const Expr& x) {
+        DataType d = x->dtype;
+        return mul(x, add(const_of(d, 0.5),
+                          mul(call1("tir.erf", mul(x, const_of(d, M_SQRT1_2))), const_of(d, 0.5))));
+      },
+      "T_multiply");
+  t["relax.nn.gelu_tanh"] = unary(
+      "gelu_tanh",
+      [](const Expr& x) {
+        DataType d = x->dtype;
+        Expr inner = mul(const_of(d, std::sqrt(2.0 / M_PI)),
+                         add(x, mul(const_of(d, 0.044715), mul(mul(x, x), x))));
+        return mul(mul(const_of(d, 0.5), x), add(const_of(d, 1.0), call1("tir.tanh", inner)));
+      },
+      "T_multiply");
+  t["relax.nn.silu"] = unary(
+      "silu", [](const Expr& x) { return mul(x, call1("tir.sigmoid", x)); }, "T_multiply");
+  t["relax.nn.selu"] = unary(
+      "selu",
+      [](const Expr& x) {
+        DataType d = x->dtype;
+        Expr neg = mul(const_of(d, 1.6732632423543772), sub(call1("tir.exp", x), const_of(d, 1)));
+        return mul(const_of(d, 1.0507009873554805),
+                   select(cmp(ObjectKind::kLT, zero(x), x), x, neg));
+      },
+      "T_multiply");
   t["relax.nn.leakyrelu"] = [](Ctx& c) {
     double alpha = c.float_attr("alpha", 0.01);
     return unary("leaky_relu", [alpha](const Expr& x) {
@@ -173,7 +201,8 @@ void register_elementwise(Table& t) {
     return unary("softplus", [=](const Expr& x) {
       DataType d = x->dtype;
       Expr bx = mul(x, const_of(d, beta));
-      Expr soft = div(call1("tir.log", add(const_of(d, 1), call1("tir.exp", bx))), const_of(d, beta));
+      Expr soft =
+          div(call1("tir.log", add(const_of(d, 1), call1("tir.exp", bx))), const_of(d, beta));
       return select(cmp(ObjectKind::kGT, bx, const_of(d, threshold)), x, soft);
     })(c);
   };
@@ -184,7 +213,9 @@ void register_elementwise(Table& t) {
     };
     Expr lo = bound(1), hi = bound(2);
     if (!lo || !hi) return c.unsupported("min and max must be prim values");
-    return unary("clip", [=](const Expr& x) { return max(min(x, cast(x->dtype, hi)), cast(x->dtype, lo)); })(c);
+    return unary("clip", [=](const Expr& x) {
+      return max(min(x, cast(x->dtype, hi)), cast(x->dtype, lo));
+    })(c);
   };
   t["relax.astype"] = [](Ctx& c) {
     DataType to = c.out_dtype();
@@ -197,35 +228,54 @@ void register_elementwise(Table& t) {
   t["relax.multiply"] = binary_op("multiply", mul);
   t["relax.divide"] = binary_op("divide", div);
   t["relax.floor_divide"] = binary_op("floor_divide", floor_div);
-  t["relax.power"] = binary_op("power", [](const Expr& a, const Expr& b) { return call("tir.pow", a->dtype, {a, b}); });
-  t["relax.mod"] = binary_op("mod", [](const Expr& a, const Expr& b) {
-    return binary(ObjectKind::kMod, a, b);
+  t["relax.power"] = binary_op("power", [](const Expr& a, const Expr& b) {
+    return call("tir.pow", a->dtype, {a, b});
   });
+  t["relax.mod"] =
+      binary_op("mod", [](const Expr& a, const Expr& b) { return binary(ObjectKind::kMod, a, b); });
   t["relax.floor_mod"] = binary_op("floor_mod", floor_mod);
   t["relax.minimum"] = binary_op("minimum", min);
   t["relax.maximum"] = binary_op("maximum", max);
-  t["relax.atan2"] = binary_op("atan2", [](const Expr& a, const Expr& b) { return call("tir.atan2", a->dtype, {a, b}); });
+  t["relax.atan2"] = binary_op("atan2", [](const Expr& a, const Expr& b) {
+    return call("tir.atan2", a->dtype, {a, b});
+  });
   t["relax.log_add_exp"] = binary_op("log_add_exp", [](const Expr& a, const Expr& b) {
     Expr m = max(a, b);
     Expr d = call1("tir.fabs", sub(a, b));
     return add(m, call1("tir.log", add(const_of(a->dtype, 1), call1("tir.exp", sub(zero(a), d)))));
   });
-  t["relax.logical_and"] = binary_op("logical_and", [](const Expr& a, const Expr& b) { return logical_and(as_bool(a), as_bool(b)); });
-  t["relax.logical_or"] = binary_op("logical_or", [](const Expr& a, const Expr& b) { return logical_or(as_bool(a), as_bool(b)); });
+  t["relax.logical_and"] = binary_op("logical_and", [](const Expr& a, const Expr& b) {
+    return logical_and(as_bool(a), as_bool(b));
+  });
+  t["relax.logical_or"] = binary_op("logical_or", [](const Expr& a, const Expr& b) {
+    return logical_or(as_bool(a), as_bool(b));
+  });
   t["relax.logical_xor"] = binary_op("logical_xor", [](const Expr& a, const Expr& b) {
     return cmp(ObjectKind::kNE, as_bool(a), as_bool(b));
   });
-  t["relax.bitwise_and"] = binary_op("bitwise_and", [](const Expr& a, const Expr& b) { return call("tir.bitwise_and", a->dtype, {a, b}); });
-  t["relax.bitwise_or"] = binary_op("bitwise_or", [](const Expr& a, const Expr& b) { return call("tir.bitwise_or", a->dtype, {a, b}); });
-  t["relax.bitwise_xor"] = binary_op("bitwise_xor", [](const Expr& a, const Expr& b) { return call("tir.bitwise_xor", a->dtype, {a, b}); });
-  t["relax.left_shift"] = binary_op("left_shift", [](const Expr& a, const Expr& b) { return call("tir.shift_left", a->dtype, {a, b}); });
-  t["relax.right_shift"] = binary_op("right_shift", [](const Expr& a, const Expr& b) { return call("tir.shift_right", a->dtype, {a, b}); });
-  const std::pair<const char*, ObjectKind> cmps[] = {{"equal", ObjectKind::kEQ},     {"not_equal", ObjectKind::kNE},
-                                                     {"less", ObjectKind::kLT},      {"less_equal", ObjectKind::kLE},
-                                                     {"greater", ObjectKind::kGT},   {"greater_equal", ObjectKind::kGE}};
+  t["relax.bitwise_and"] = binary_op("bitwise_and", [](const Expr& a, const Expr& b) {
+    return call("tir.bitwise_and", a->dtype, {a, b});
+  });
+  t["relax.bitwise_or"] = binary_op("bitwise_or", [](const Expr& a, const Expr& b) {
+    return call("tir.bitwise_or", a->dtype, {a, b});
+  });
+  t["relax.bitwise_xor"] = binary_op("bitwise_xor", [](const Expr& a, const Expr& b) {
+    return call("tir.bitwise_xor", a->dtype, {a, b});
+  });
+  t["relax.left_shift"] = binary_op("left_shift", [](const Expr& a, const Expr& b) {
+    return call("tir.shift_left", a->dtype, {a, b});
+  });
+  t["relax.right_shift"] = binary_op("right_shift", [](const Expr& a, const Expr& b) {
+    return call("tir.shift_right", a->dtype, {a, b});
+  });
+  const std::pair<const char*, ObjectKind> cmps[] = {
+      {"equal", ObjectKind::kEQ},   {"not_equal", ObjectKind::kNE},
+      {"less", ObjectKind::kLT},    {"less_equal", ObjectKind::kLE},
+      {"greater", ObjectKind::kGT}, {"greater_equal", ObjectKind::kGE}};
   for (const auto& [name, kind] : cmps) {
     ObjectKind k = kind;
-    t[std::string("relax.") + name] = binary_op(name, [k](const Expr& a, const Expr& b) { return cmp(k, a, b); });
+    t[std::string("relax.") + name] =
+        binary_op(name, [k](const Expr& a, const Expr& b) { return cmp(k, a, b); });
   }
   t["relax.where"] = [](Ctx& c) {
     auto cond = c.input(0);
@@ -235,9 +285,13 @@ void register_elementwise(Table& t) {
     if (!cond || !a || !b || !shape) return false;
     Tensor ct = *cond, at = *a, bt = *b;
     c.name = "where";
-    c.out = c.b.compute(*shape, c.out_dtype(), "T_where", [&](const Exprs& i) {
-      return select(as_bool(broadcast_load(ct, i, *shape)), broadcast_load(at, i, *shape), broadcast_load(bt, i, *shape));
-    }, "ax");
+    c.out = c.b.compute(
+        *shape, c.out_dtype(), "T_where",
+        [&](const Exprs& i) {
+          return select(as_bool(broadcast_load(ct, i, *shape)), broadcast_load(at, i, *shape),
+                        broadcast_load(bt, i, *shape));
+        },
+        "ax");
     return true;
   };
   t["relax.zeros"] = full_op("zeros", 0.0, 0, false);

@@ -41,14 +41,17 @@ bool reshape(Ctx& c) {
   if (!x || !shape) return false;
   Tensor xt = *x;
   c.name = "reshape";
-  c.out = c.b.compute(*shape, c.out_dtype(), "T_reshape", [&](const Exprs& i) {
-    if (xt.ndim() == 0) return xt({});
-    // Simplified (without the ranges of the indices) as TVM's reshape indices are.
-    analysis::arith::Analyzer an;
-    Exprs idx = unravel(ravel(i, *shape), xt.shape());
-    for (auto& e : idx) e = an.simplify(e);
-    return xt(idx);
-  }, "ax");
+  c.out = c.b.compute(
+      *shape, c.out_dtype(), "T_reshape",
+      [&](const Exprs& i) {
+        if (xt.ndim() == 0) return xt({});
+        // Simplified (without the ranges of the indices) as TVM's reshape indices are.
+        analysis::arith::Analyzer an;
+        Exprs idx = unravel(ravel(i, *shape), xt.shape());
+        for (auto& e : idx) e = an.simplify(e);
+        return xt(idx);
+      },
+      "ax");
   return true;
 }
 
@@ -65,11 +68,15 @@ bool permute_dims(Ctx& c) {
     for (int64_t a = nd - 1; a >= 0; --a) axes.push_back(a);
   }
   c.name = "transpose";
-  c.out = c.b.compute(*shape, c.out_dtype(), "T_transpose", [&](const Exprs& i) {
-    Exprs idx(static_cast<size_t>(nd));
-    for (int64_t d = 0; d < nd; ++d) idx[static_cast<size_t>(axes[static_cast<size_t>(d)])] = i[static_cast<size_t>(d)];
-    return xt(idx);
-  }, "ax");
+  c.out = c.b.compute(
+      *shape, c.out_dtype(), "T_transpose",
+      [&](const Exprs& i) {
+        Exprs idx(static_cast<size_t>(nd));
+        for (int64_t d = 0; d < nd; ++d)
+          idx[static_cast<size_t>(axes[static_cast<size_t>(d)])] = i[static_cast<size_t>(d)];
+        return xt(idx);
+      },
+      "ax");
   return true;
 }
 
@@ -80,14 +87,19 @@ bool expand_dims(Ctx& c) {
   Tensor xt = *x;
   int64_t ond = static_cast<int64_t>(shape->size());
   std::vector<int64_t> axes;
-  for (int64_t a : c.ints("axis").value_or(std::vector<int64_t>{})) axes.push_back(norm_axis(a, ond));
+  for (int64_t a : c.ints("axis").value_or(std::vector<int64_t>{}))
+    axes.push_back(norm_axis(a, ond));
   c.name = "expand_dims";
-  c.out = c.b.compute(*shape, c.out_dtype(), "T_expand_dims", [&](const Exprs& i) {
-    Exprs idx;
-    for (int64_t d = 0; d < ond; ++d)
-      if (std::find(axes.begin(), axes.end(), d) == axes.end()) idx.push_back(i[static_cast<size_t>(d)]);
-    return xt(idx);
-  }, "ax");
+  c.out = c.b.compute(
+      *shape, c.out_dtype(), "T_expand_dims",
+      [&](const Exprs& i) {
+        Exprs idx;
+        for (int64_t d = 0; d < ond; ++d)
+          if (std::find(axes.begin(), axes.end(), d) == axes.end())
+            idx.push_back(i[static_cast<size_t>(d)]);
+        return xt(idx);
+      },
+      "ax");
   return true;
 }
 
@@ -105,17 +117,20 @@ bool squeeze(Ctx& c) {
       if (ir::tir::is_const_int(xt.shape()[static_cast<size_t>(d)], 1)) axes.push_back(d);
   }
   c.name = "squeeze";
-  c.out = c.b.compute(*shape, c.out_dtype(), "T_squeeze", [&](const Exprs& i) {
-    Exprs idx;
-    size_t k = 0;
-    for (int64_t d = 0; d < nd; ++d) {
-      if (std::find(axes.begin(), axes.end(), d) != axes.end())
-        idx.push_back(i64(0));
-      else
-        idx.push_back(i[k++]);
-    }
-    return xt(idx);
-  }, "ax");
+  c.out = c.b.compute(
+      *shape, c.out_dtype(), "T_squeeze",
+      [&](const Exprs& i) {
+        Exprs idx;
+        size_t k = 0;
+        for (int64_t d = 0; d < nd; ++d) {
+          if (std::find(axes.begin(), axes.end(), d) != axes.end())
+            idx.push_back(i64(0));
+          else
+            idx.push_back(i[k++]);
+        }
+        return xt(idx);
+      },
+      "ax");
   return true;
 }
 
@@ -135,21 +150,27 @@ bool concat(Ctx& c) {
   Exprs offsets{i64(0)};
   for (size_t k = 0; k + 1 < parts.size(); ++k) {
     Expr next = add(offsets.back(), parts[k].shape()[ax]);
-    if (auto a = ir::tir::as_const_int(offsets.back()), b = ir::tir::as_const_int(parts[k].shape()[ax]); a && b)
+    if (auto a = ir::tir::as_const_int(offsets.back()),
+        b = ir::tir::as_const_int(parts[k].shape()[ax]);
+        a && b)
       next = i64(*a + *b);
     offsets.push_back(next);
   }
   c.name = "concatenate";
-  c.out = c.b.compute(*shape, c.out_dtype(), "T_concat", [&](const Exprs& i) {
-    auto load = [&](size_t k) {
-      Exprs idx = i;
-      if (!ir::tir::is_const_int(offsets[k], 0)) idx[ax] = sub(i[ax], offsets[k]);
-      return parts[k](idx);
-    };
-    Expr v = load(parts.size() - 1);
-    for (size_t k = parts.size() - 1; k-- > 0;) v = if_then_else(cmp(ObjectKind::kLT, i[ax], offsets[k + 1]), load(k), v);
-    return v;
-  }, "ax");
+  c.out = c.b.compute(
+      *shape, c.out_dtype(), "T_concat",
+      [&](const Exprs& i) {
+        auto load = [&](size_t k) {
+          Exprs idx = i;
+          if (!ir::tir::is_const_int(offsets[k], 0)) idx[ax] = sub(i[ax], offsets[k]);
+          return parts[k](idx);
+        };
+        Expr v = load(parts.size() - 1);
+        for (size_t k = parts.size() - 1; k-- > 0;)
+          v = if_then_else(cmp(ObjectKind::kLT, i[ax], offsets[k + 1]), load(k), v);
+        return v;
+      },
+      "ax");
   return true;
 }
 
@@ -159,9 +180,9 @@ bool broadcast_to(Ctx& c) {
   if (!x || !shape) return false;
   Tensor xt = *x;
   c.name = "broadcast_to";
-  c.out = c.b.compute(*shape, c.out_dtype(), "T_broadcast_to", [&](const Exprs& i) {
-    return broadcast_load(xt, i, *shape);
-  }, "ax");
+  c.out = c.b.compute(
+      *shape, c.out_dtype(), "T_broadcast_to",
+      [&](const Exprs& i) { return broadcast_load(xt, i, *shape); }, "ax");
   return true;
 }
 
@@ -171,12 +192,15 @@ bool flip(Ctx& c) {
   Tensor xt = *x;
   int64_t axis = norm_axis(c.int_attr("axis", 0), static_cast<int64_t>(xt.ndim()));
   c.name = "flip";
-  c.out = c.b.compute(xt.shape(), c.out_dtype(), "T_reverse_sequence", [&](const Exprs& i) {
-    Exprs idx = i;
-    size_t a = static_cast<size_t>(axis);
-    idx[a] = sub(sub(xt.shape()[a], i64(1)), i[a]);
-    return xt(idx);
-  }, "ax");
+  c.out = c.b.compute(
+      xt.shape(), c.out_dtype(), "T_reverse_sequence",
+      [&](const Exprs& i) {
+        Exprs idx = i;
+        size_t a = static_cast<size_t>(axis);
+        idx[a] = sub(sub(xt.shape()[a], i64(1)), i[a]);
+        return xt(idx);
+      },
+      "ax");
   return true;
 }
 
@@ -187,11 +211,14 @@ bool tile(Ctx& c) {
   Tensor xt = *x;
   size_t off = shape->size() - xt.ndim();
   c.name = "tile";
-  c.out = c.b.compute(*shape, c.out_dtype(), "T_tile", [&](const Exprs& i) {
-    Exprs idx;
-    for (size_t d = 0; d < xt.ndim(); ++d) idx.push_back(floormod(i[d + off], xt.shape()[d]));
-    return xt(idx);
-  }, "ax");
+  c.out = c.b.compute(
+      *shape, c.out_dtype(), "T_tile",
+      [&](const Exprs& i) {
+        Exprs idx;
+        for (size_t d = 0; d < xt.ndim(); ++d) idx.push_back(floormod(i[d + off], xt.shape()[d]));
+        return xt(idx);
+      },
+      "ax");
   return true;
 }
 
@@ -204,18 +231,25 @@ bool repeat(Ctx& c) {
   auto axis_attr = c.call.attrs.find("axis");
   c.name = "repeat";
   if (!axis_attr) {
-    c.out = c.b.compute(*shape, c.out_dtype(), "T_repeat", [&](const Exprs& i) {
-      Expr src = floordiv(i[0], i64(reps));
-      return xt(xt.ndim() == 0 ? Exprs{} : unravel(src, xt.shape()));
-    }, "ax");
+    c.out = c.b.compute(
+        *shape, c.out_dtype(), "T_repeat",
+        [&](const Exprs& i) {
+          Expr src = floordiv(i[0], i64(reps));
+          return xt(xt.ndim() == 0 ? Exprs{} : unravel(src, xt.shape()));
+        },
+        "ax");
     return true;
   }
-  size_t axis = static_cast<size_t>(norm_axis(c.int_attr("axis", 0), static_cast<int64_t>(xt.ndim())));
-  c.out = c.b.compute(*shape, c.out_dtype(), "T_repeat", [&](const Exprs& i) {
-    Exprs idx = i;
-    idx[axis] = floordiv(i[axis], i64(reps));
-    return xt(idx);
-  }, "ax");
+  size_t axis =
+      static_cast<size_t>(norm_axis(c.int_attr("axis", 0), static_cast<int64_t>(xt.ndim())));
+  c.out = c.b.compute(
+      *shape, c.out_dtype(), "T_repeat",
+      [&](const Exprs& i) {
+        Exprs idx = i;
+        idx[axis] = floordiv(i[axis], i64(reps));
+        return xt(idx);
+      },
+      "ax");
   return true;
 }
 
@@ -226,16 +260,23 @@ bool take(Ctx& c) {
   if (!x || !ind || !shape) return false;
   Tensor xt = *x, it = *ind;
   auto axis_attr = c.call.attrs.find("axis");
-  size_t axis = axis_attr ? static_cast<size_t>(norm_axis(c.int_attr("axis", 0), static_cast<int64_t>(xt.ndim()))) : 0;
+  size_t axis =
+      axis_attr
+          ? static_cast<size_t>(norm_axis(c.int_attr("axis", 0), static_cast<int64_t>(xt.ndim())))
+          : 0;
   size_t ni = it.ndim();
   c.name = "take";
-  c.out = c.b.compute(*shape, c.out_dtype(), "T_take", [&](const Exprs& i) {
-    Exprs ii(i.begin() + static_cast<std::ptrdiff_t>(axis), i.begin() + static_cast<std::ptrdiff_t>(axis + ni));
-    Exprs idx(i.begin(), i.begin() + static_cast<std::ptrdiff_t>(axis));
-    idx.push_back(cast(DataType::Int64(), it(ii)));
-    for (size_t d = axis + ni; d < i.size(); ++d) idx.push_back(i[d]);
-    return xt(idx);
-  }, "ax");
+  c.out = c.b.compute(
+      *shape, c.out_dtype(), "T_take",
+      [&](const Exprs& i) {
+        Exprs ii(i.begin() + static_cast<std::ptrdiff_t>(axis),
+                 i.begin() + static_cast<std::ptrdiff_t>(axis + ni));
+        Exprs idx(i.begin(), i.begin() + static_cast<std::ptrdiff_t>(axis));
+        idx.push_back(cast(DataType::Int64(), it(ii)));
+        for (size_t d = axis + ni; d < i.size(); ++d) idx.push_back(i[d]);
+        return xt(idx);
+      },
+      "ax");
   return true;
 }
 
@@ -286,14 +327,17 @@ bool strided_slice(Ctx& c) {
     }
   }
   c.name = "strided_slice";
-  c.out = c.b.compute(*shape, c.out_dtype(), "T_strided_slice_with_axes", [&](const Exprs& i) {
-    Exprs idx;
-    for (size_t d = 0; d < static_cast<size_t>(nd); ++d) {
-      Expr v = step[d] == 1 ? i[d] : mul(i[d], i64(step[d]));
-      idx.push_back(ir::tir::is_const_int(start[d], 0) ? v : add(start[d], v));
-    }
-    return xt(idx);
-  }, "ax");
+  c.out = c.b.compute(
+      *shape, c.out_dtype(), "T_strided_slice_with_axes",
+      [&](const Exprs& i) {
+        Exprs idx;
+        for (size_t d = 0; d < static_cast<size_t>(nd); ++d) {
+          Expr v = step[d] == 1 ? i[d] : mul(i[d], i64(step[d]));
+          idx.push_back(ir::tir::is_const_int(start[d], 0) ? v : add(start[d], v));
+        }
+        return xt(idx);
+      },
+      "ax");
   return true;
 }
 

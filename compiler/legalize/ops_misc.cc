@@ -27,7 +27,9 @@ bool ewise_fma(Ctx& c) {
   if (!a || !b || !d || !shape) return false;
   Tensor at = *a, bt = *b, dt = *d;
   c.name = "ewise_fma";
-  c.out = c.b.compute(*shape, c.out_dtype(), "T_ewise_fma", [&](const Exprs& i) { return add(mul(at(i), bt(i)), dt(i)); }, "ax");
+  c.out = c.b.compute(
+      *shape, c.out_dtype(), "T_ewise_fma",
+      [&](const Exprs& i) { return add(mul(at(i), bt(i)), dt(i)); }, "ax");
   return true;
 }
 
@@ -37,7 +39,9 @@ bool outer(Ctx& c) {
   if (!a || !b || !shape) return false;
   Tensor at = *a, bt = *b;
   c.name = "outer";
-  c.out = c.b.compute(*shape, c.out_dtype(), "T_outer", [&](const Exprs& i) { return mul(at({i[0]}), bt({i[1]})); }, "ax");
+  c.out = c.b.compute(
+      *shape, c.out_dtype(), "T_outer", [&](const Exprs& i) { return mul(at({i[0]}), bt({i[1]})); },
+      "ax");
   return true;
 }
 
@@ -54,7 +58,8 @@ LegalizeFn trilu(bool upper) {
     c.out = c.b.compute(xt.shape(), c.out_dtype(), "trilu", [&](const Exprs& i) {
       Expr row = i[nd - 2], col = i[nd - 1];
       // tril keeps col <= row + k, triu keeps col >= row + k.
-      Expr keep = upper ? cmp(ObjectKind::kLE, add(row, k), col) : cmp(ObjectKind::kLE, col, add(row, k));
+      Expr keep =
+          upper ? cmp(ObjectKind::kLE, add(row, k), col) : cmp(ObjectKind::kLE, col, add(row, k));
       return select(keep, xt(i), const_of(xt.dtype(), 0));
     });
     return true;
@@ -69,11 +74,14 @@ bool arange(Ctx& c) {
   if (!end) start = nullptr;  // one argument: it is the end
   DataType t = c.out_dtype();
   c.name = "arange";
-  c.out = c.b.compute(*shape, t, "T_arange", [&](const Exprs& i) {
-    Expr s = start ? cast(t, start) : const_of(t, 0);
-    Expr st = step ? cast(t, step) : const_of(t, 1);
-    return add(s, mul(cast(t, i[0]), st));
-  }, "ax");
+  c.out = c.b.compute(
+      *shape, t, "T_arange",
+      [&](const Exprs& i) {
+        Expr s = start ? cast(t, start) : const_of(t, 0);
+        Expr st = step ? cast(t, step) : const_of(t, 1);
+        return add(s, mul(cast(t, i[0]), st));
+      },
+      "ax");
   return true;
 }
 
@@ -90,9 +98,12 @@ bool eye(Ctx& c) {
   k = cast(DataType::Int64(), k);
   DataType t = c.out_dtype();
   c.name = "eye";
-  c.out = c.b.compute(*shape, t, "T_eye", [&](const Exprs& i) {
-    return select(cmp(ObjectKind::kEQ, add(i[0], k), i[1]), const_of(t, 1), const_of(t, 0));
-  }, "ax");
+  c.out = c.b.compute(
+      *shape, t, "T_eye",
+      [&](const Exprs& i) {
+        return select(cmp(ObjectKind::kEQ, add(i[0], k), i[1]), const_of(t, 1), const_of(t, 0));
+      },
+      "ax");
   return true;
 }
 
@@ -100,7 +111,8 @@ bool prelu(Ctx& c) {
   auto x = c.input(0), a = c.input(1);
   if (!x || !a) return false;
   Tensor xt = *x, at = *a;
-  size_t axis = static_cast<size_t>(norm_axis(c.int_attr("axis", 1), static_cast<int64_t>(xt.ndim())));
+  size_t axis =
+      static_cast<size_t>(norm_axis(c.int_attr("axis", 1), static_cast<int64_t>(xt.ndim())));
   c.name = "prelu";
   c.out = c.b.compute(xt.shape(), c.out_dtype(), "compute", [&](const Exprs& i) {
     Expr v = xt(i);
@@ -110,27 +122,33 @@ bool prelu(Ctx& c) {
 }
 
 bool pad(Ctx& c) {
-  if (c.str_attr("pad_mode", "constant") != "constant") return c.unsupported("only constant padding is supported");
+  if (c.str_attr("pad_mode", "constant") != "constant")
+    return c.unsupported("only constant padding is supported");
   auto widths = c.ints("pad_width");
   auto x = c.input(0);
   auto shape = c.out_shape();
   if (!x || !shape || !widths) return false;
   Tensor xt = *x;
-  if (widths->size() != 2 * xt.ndim()) return c.unsupported("pad_width must hold (before, after) for every axis");
+  if (widths->size() != 2 * xt.ndim())
+    return c.unsupported("pad_width must hold (before, after) for every axis");
   double value = c.float_attr("pad_value", 0.0);
   c.name = "pad";
-  c.out = c.b.compute(*shape, c.out_dtype(), "PadInput", [&](const Exprs& i) {
-    Expr cond;
-    Exprs idx;
-    for (size_t d = 0; d < xt.ndim(); ++d) {
-      int64_t before = (*widths)[2 * d];
-      idx.push_back(before == 0 ? i[d] : sub(i[d], i64(before)));
-      Expr in = logical_and(cmp(ObjectKind::kLE, i64(before), i[d]), cmp(ObjectKind::kLT, i[d], add(xt.shape()[d], i64(before))));
-      cond = cond ? logical_and(cond, in) : in;
-    }
-    if (!cond) return xt(idx);
-    return if_then_else(cond, xt(idx), const_of(xt.dtype(), value));
-  }, "i");
+  c.out = c.b.compute(
+      *shape, c.out_dtype(), "PadInput",
+      [&](const Exprs& i) {
+        Expr cond;
+        Exprs idx;
+        for (size_t d = 0; d < xt.ndim(); ++d) {
+          int64_t before = (*widths)[2 * d];
+          idx.push_back(before == 0 ? i[d] : sub(i[d], i64(before)));
+          Expr in = logical_and(cmp(ObjectKind::kLE, i64(before), i[d]),
+                                cmp(ObjectKind::kLT, i[d], add(xt.shape()[d], i64(before))));
+          cond = cond ? logical_and(cond, in) : in;
+        }
+        if (!cond) return xt(idx);
+        return if_then_else(cond, xt(idx), const_of(xt.dtype(), value));
+      },
+      "i");
   return true;
 }
 
@@ -144,16 +162,21 @@ bool stack(Ctx& c) {
     if (!t) return false;
     parts.push_back(*t);
   }
-  size_t axis = static_cast<size_t>(norm_axis(c.int_attr("axis", 0), static_cast<int64_t>(shape->size())));
+  size_t axis =
+      static_cast<size_t>(norm_axis(c.int_attr("axis", 0), static_cast<int64_t>(shape->size())));
   c.name = "stack";
-  c.out = c.b.compute(*shape, c.out_dtype(), "T_stack", [&](const Exprs& i) {
-    Exprs idx = i;
-    idx.erase(idx.begin() + static_cast<std::ptrdiff_t>(axis));
-    Expr v = parts.back()(idx);
-    for (size_t k = parts.size() - 1; k-- > 0;)
-      v = if_then_else(cmp(ObjectKind::kEQ, i[axis], i64(static_cast<int64_t>(k))), parts[k](idx), v);
-    return v;
-  }, "ax");
+  c.out = c.b.compute(
+      *shape, c.out_dtype(), "T_stack",
+      [&](const Exprs& i) {
+        Exprs idx = i;
+        idx.erase(idx.begin() + static_cast<std::ptrdiff_t>(axis));
+        Expr v = parts.back()(idx);
+        for (size_t k = parts.size() - 1; k-- > 0;)
+          v = if_then_else(cmp(ObjectKind::kEQ, i[axis], i64(static_cast<int64_t>(k))),
+                           parts[k](idx), v);
+        return v;
+      },
+      "ax");
   return true;
 }
 
@@ -164,14 +187,19 @@ bool one_hot(Ctx& c) {
   if (!ind || !shape) return false;
   if (!on || !off) return c.unsupported("on_value and off_value must be prim values");
   Tensor it = *ind;
-  size_t axis = static_cast<size_t>(norm_axis(c.int_attr("axis", -1), static_cast<int64_t>(shape->size())));
+  size_t axis =
+      static_cast<size_t>(norm_axis(c.int_attr("axis", -1), static_cast<int64_t>(shape->size())));
   DataType t = c.out_dtype();
   c.name = "one_hot";
-  c.out = c.b.compute(*shape, t, "T_one_hot", [&](const Exprs& i) {
-    Exprs idx = i;
-    idx.erase(idx.begin() + static_cast<std::ptrdiff_t>(axis));
-    return select(cmp(ObjectKind::kEQ, cast(DataType::Int64(), it(idx)), i[axis]), cast(t, on), cast(t, off));
-  }, "ax");
+  c.out = c.b.compute(
+      *shape, t, "T_one_hot",
+      [&](const Exprs& i) {
+        Exprs idx = i;
+        idx.erase(idx.begin() + static_cast<std::ptrdiff_t>(axis));
+        return select(cmp(ObjectKind::kEQ, cast(DataType::Int64(), it(idx)), i[axis]), cast(t, on),
+                      cast(t, off));
+      },
+      "ax");
   return true;
 }
 
@@ -221,16 +249,20 @@ LegalizeFn arg_extreme(bool is_max) {
       return f;
     };
     ReduceKind kind = is_max ? ReduceKind::kMax : ReduceKind::kMin;
-    Tensor val = c.b.reduce(vshape, rext, kind, xt.dtype(), xt.name() + "_red",
-                            [&](const Exprs& sp, const Exprs& rd) { return xt(full_index(sp, rd)); });
+    Tensor val =
+        c.b.reduce(vshape, rext, kind, xt.dtype(), xt.name() + "_red",
+                   [&](const Exprs& sp, const Exprs& rd) { return xt(full_index(sp, rd)); });
     DataType it = c.out_dtype();
     c.name = is_max ? "argmax" : "argmin";
-    Tensor pos = c.b.reduce(vshape, rext, ReduceKind::kMin, DataType::Int64(), xt.name() + "_red_index",
-                            [&](const Exprs& sp, const Exprs& rd) {
-      return select(cmp(ObjectKind::kEQ, xt(full_index(sp, rd)), val(sp)), flat(rd), reduce_identity(ReduceKind::kMin, DataType::Int64()));
-    });
+    Tensor pos =
+        c.b.reduce(vshape, rext, ReduceKind::kMin, DataType::Int64(), xt.name() + "_red_index",
+                   [&](const Exprs& sp, const Exprs& rd) {
+                     return select(cmp(ObjectKind::kEQ, xt(full_index(sp, rd)), val(sp)), flat(rd),
+                                   reduce_identity(ReduceKind::kMin, DataType::Int64()));
+                   });
     // Unravel the flat position along the reduced axis when there is one; else it is the index.
-    c.out = c.b.compute(vshape, it, "T_" + c.name, [&](const Exprs& i) { return cast(it, pos(i)); }, "ax");
+    c.out = c.b.compute(
+        vshape, it, "T_" + c.name, [&](const Exprs& i) { return cast(it, pos(i)); }, "ax");
     return true;
   };
 }
@@ -263,12 +295,14 @@ LegalizeFn scan(bool is_sum) {
       });
       return true;
     }
-    size_t axis = static_cast<size_t>(norm_axis(c.int_attr("axis", 0), static_cast<int64_t>(xt.ndim())));
-    c.out = c.b.reduce(*shape, {xt.shape()[axis]}, kind, t, "T_" + c.name, [&](const Exprs& i, const Exprs& k) {
-      Exprs idx = i;
-      idx[axis] = k[0];
-      return select(cmp(cmp_kind, k[0], i[axis]), cast(t, xt(idx)), reduce_identity(kind, t));
-    });
+    size_t axis =
+        static_cast<size_t>(norm_axis(c.int_attr("axis", 0), static_cast<int64_t>(xt.ndim())));
+    c.out = c.b.reduce(
+        *shape, {xt.shape()[axis]}, kind, t, "T_" + c.name, [&](const Exprs& i, const Exprs& k) {
+          Exprs idx = i;
+          idx[axis] = k[0];
+          return select(cmp(cmp_kind, k[0], i[axis]), cast(t, xt(idx)), reduce_identity(kind, t));
+        });
     return true;
   };
 }
@@ -284,7 +318,8 @@ bool collapse_sum(Ctx& c) {
   std::vector<size_t> raxes;
   for (size_t d = 0; d < nd; ++d) {
     bool lead = d < off;
-    if (lead || (ir::tir::is_const_int((*shape)[d - off], 1) && !ir::tir::is_const_int(xt.shape()[d], 1))) {
+    if (lead ||
+        (ir::tir::is_const_int((*shape)[d - off], 1) && !ir::tir::is_const_int(xt.shape()[d], 1))) {
       rext.push_back(xt.shape()[d]);
       raxes.push_back(d);
     }
@@ -302,7 +337,8 @@ bool collapse_sum(Ctx& c) {
     return xt(idx);
   };
   if (rext.empty()) {
-    c.out = c.b.compute(*shape, c.out_dtype(), "T_collapse_sum", [&](const Exprs& i) { return body(i, {}); }, "ax");
+    c.out = c.b.compute(
+        *shape, c.out_dtype(), "T_collapse_sum", [&](const Exprs& i) { return body(i, {}); }, "ax");
   } else {
     c.out = c.b.reduce(*shape, rext, ReduceKind::kSum, c.out_dtype(), xt.name() + "_red", body);
   }
@@ -315,7 +351,8 @@ bool split(Ctx& c) {
   auto x = c.input(0);
   if (!x || !fields) return false;
   Tensor xt = *x;
-  size_t axis = static_cast<size_t>(norm_axis(c.int_attr("axis", 0), static_cast<int64_t>(xt.ndim())));
+  size_t axis =
+      static_cast<size_t>(norm_axis(c.int_attr("axis", 0), static_cast<int64_t>(xt.ndim())));
   // The start of each piece along the axis: the running sum of the pieces' extents.
   Expr start = i64(0);
   c.name = "split";
@@ -323,11 +360,14 @@ bool split(Ctx& c) {
     const auto& [shape, dtype] = (*fields)[k];
     std::string name = k == 0 ? "T_split" : "T_split_" + std::to_string(k);
     Expr s0 = start;
-    c.outs.push_back(c.b.compute(shape, dtype, name, [&](const Exprs& i) {
-      Exprs idx = i;
-      if (!ir::tir::is_const_int(s0, 0)) idx[axis] = add(i[axis], s0);
-      return xt(idx);
-    }, "ax"));
+    c.outs.push_back(c.b.compute(
+        shape, dtype, name,
+        [&](const Exprs& i) {
+          Exprs idx = i;
+          if (!ir::tir::is_const_int(s0, 0)) idx[axis] = add(i[axis], s0);
+          return xt(idx);
+        },
+        "ax"));
     if (auto a = ir::tir::as_const_int(start), b = ir::tir::as_const_int(shape[axis]); a && b)
       start = i64(*a + *b);
     else
@@ -343,9 +383,11 @@ bool dropout(Ctx& c) {
   if (!x || !fields || fields->size() != 2) return false;
   Tensor xt = *x;
   c.name = "dropout";
-  c.outs.push_back(c.b.compute((*fields)[0].first, (*fields)[0].second, "T_dropout", [&](const Exprs& i) { return xt(i); }, "ax"));
+  c.outs.push_back(c.b.compute((*fields)[0].first, (*fields)[0].second, "T_dropout",
+                               [&](const Exprs& i) { return xt(i); }, "ax"));
   c.outs.push_back(c.b.compute((*fields)[1].first, (*fields)[1].second, "T_dropout_mask",
-                               [&](const Exprs&) { return const_of((*fields)[1].second, 1); }, "ax"));
+                               [&](const Exprs&) { return const_of((*fields)[1].second, 1); },
+                               "ax"));
   return true;
 }
 
@@ -354,15 +396,19 @@ bool gather_elements(Ctx& c) {
   auto shape = c.out_shape();
   if (!x || !ind || !shape) return false;
   Tensor xt = *x, it = *ind;
-  size_t axis = static_cast<size_t>(norm_axis(c.int_attr("axis", 0), static_cast<int64_t>(xt.ndim())));
+  size_t axis =
+      static_cast<size_t>(norm_axis(c.int_attr("axis", 0), static_cast<int64_t>(xt.ndim())));
   c.name = "gather_elements";
-  c.out = c.b.compute(*shape, c.out_dtype(), "T_gather_elements", [&](const Exprs& i) {
-    Exprs idx = i;
-    Expr k = cast(DataType::Int64(), it(i));
-    // Negative indices count from the end.
-    idx[axis] = select(cmp(ObjectKind::kLT, k, i64(0)), add(k, xt.shape()[axis]), k);
-    return xt(idx);
-  }, "ax");
+  c.out = c.b.compute(
+      *shape, c.out_dtype(), "T_gather_elements",
+      [&](const Exprs& i) {
+        Exprs idx = i;
+        Expr k = cast(DataType::Int64(), it(i));
+        // Negative indices count from the end.
+        idx[axis] = select(cmp(ObjectKind::kLT, k, i64(0)), add(k, xt.shape()[axis]), k);
+        return xt(idx);
+      },
+      "ax");
   return true;
 }
 
@@ -376,18 +422,22 @@ bool gather_nd(Ctx& c) {
   if (!m) return c.unsupported("the last dim of indices must be static");
   size_t b = static_cast<size_t>(batch), mi = it.ndim() - 1;
   c.name = "gather_nd";
-  c.out = c.b.compute(*shape, c.out_dtype(), "T_gather_nd", [&](const Exprs& i) {
-    // Output dims: batch dims, the index dims of `indices` (after batch), then x's trailing dims.
-    Exprs head(i.begin(), i.begin() + static_cast<std::ptrdiff_t>(mi));
-    Exprs idx(i.begin(), i.begin() + static_cast<std::ptrdiff_t>(b));
-    for (int64_t k = 0; k < *m; ++k) {
-      Exprs ii = head;
-      ii.push_back(i64(k));
-      idx.push_back(cast(DataType::Int64(), it(ii)));
-    }
-    for (size_t d = mi; d < i.size(); ++d) idx.push_back(i[d]);
-    return xt(idx);
-  }, "ax");
+  c.out = c.b.compute(
+      *shape, c.out_dtype(), "T_gather_nd",
+      [&](const Exprs& i) {
+        // Output dims: batch dims, the index dims of `indices` (after batch), then x's trailing
+        // dims.
+        Exprs head(i.begin(), i.begin() + static_cast<std::ptrdiff_t>(mi));
+        Exprs idx(i.begin(), i.begin() + static_cast<std::ptrdiff_t>(b));
+        for (int64_t k = 0; k < *m; ++k) {
+          Exprs ii = head;
+          ii.push_back(i64(k));
+          idx.push_back(cast(DataType::Int64(), it(ii)));
+        }
+        for (size_t d = mi; d < i.size(); ++d) idx.push_back(i[d]);
+        return xt(idx);
+      },
+      "ax");
   return true;
 }
 
@@ -400,15 +450,19 @@ bool pixel_shuffle(Ctx& c) {
   size_t nd = xt.ndim();
   if (nd < 3) return c.unsupported("pixel_shuffle needs a rank of at least 3");
   c.name = "pixel_shuffle";
-  c.out = c.b.compute(*shape, c.out_dtype(), "PixelShuffle", [&](const Exprs& i) {
-    // out[..., c, h, w] = x[..., c * r * r + (h % r) * r + (w % r), h // r, w // r]
-    Exprs idx(i.begin(), i.end() - 3);
-    Expr ch = i[nd - 3], h = i[nd - 2], w = i[nd - 1];
-    idx.push_back(add(add(mul(ch, i64(r * r)), mul(floormod(h, i64(r)), i64(r))), floormod(w, i64(r))));
-    idx.push_back(floordiv(h, i64(r)));
-    idx.push_back(floordiv(w, i64(r)));
-    return xt(idx);
-  }, "i");
+  c.out = c.b.compute(
+      *shape, c.out_dtype(), "PixelShuffle",
+      [&](const Exprs& i) {
+        // out[..., c, h, w] = x[..., c * r * r + (h % r) * r + (w % r), h // r, w // r]
+        Exprs idx(i.begin(), i.end() - 3);
+        Expr ch = i[nd - 3], h = i[nd - 2], w = i[nd - 1];
+        idx.push_back(
+            add(add(mul(ch, i64(r * r)), mul(floormod(h, i64(r)), i64(r))), floormod(w, i64(r))));
+        idx.push_back(floordiv(h, i64(r)));
+        idx.push_back(floordiv(w, i64(r)));
+        return xt(idx);
+      },
+      "i");
   return true;
 }
 

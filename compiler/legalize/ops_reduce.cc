@@ -25,12 +25,15 @@ std::vector<int64_t> reduce_axes(Ctx& c, int64_t ndim, const std::string& key = 
   return axes;
 }
 
-bool contains(const std::vector<int64_t>& v, int64_t x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+bool contains(const std::vector<int64_t>& v, int64_t x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
 
 // A reduction of `x` over `axes` (keepdims: reduced dims stay as 1) with `f` applied to each
 // element, into a stage named `name`.
-Tensor reduce_stage(Builder& b, const Tensor& x, const std::vector<int64_t>& axes, bool keepdims, ReduceKind kind,
-                    DataType dtype, const std::string& name, const std::function<Expr(const Expr&)>& f) {
+Tensor reduce_stage(Builder& b, const Tensor& x, const std::vector<int64_t>& axes, bool keepdims,
+                    ReduceKind kind, DataType dtype, const std::string& name,
+                    const std::function<Expr(const Expr&)>& f) {
   int64_t nd = static_cast<int64_t>(x.ndim());
   Exprs shape, rext;
   std::vector<std::string> rnames;
@@ -43,19 +46,22 @@ Tensor reduce_stage(Builder& b, const Tensor& x, const std::vector<int64_t>& axe
       shape.push_back(x.shape()[d]);
     }
   }
-  return b.reduce(shape, rext, kind, dtype, name, [&](const Exprs& sp, const Exprs& rd) {
-    Exprs idx;
-    size_t s = 0, r = 0;
-    for (int64_t d = 0; d < nd; ++d) {
-      if (contains(axes, d)) {
-        idx.push_back(rd[r++]);
-        if (keepdims) ++s;
-      } else {
-        idx.push_back(sp[s++]);
-      }
-    }
-    return f(x(idx));
-  }, {}, rnames);
+  return b.reduce(
+      shape, rext, kind, dtype, name,
+      [&](const Exprs& sp, const Exprs& rd) {
+        Exprs idx;
+        size_t s = 0, r = 0;
+        for (int64_t d = 0; d < nd; ++d) {
+          if (contains(axes, d)) {
+            idx.push_back(rd[r++]);
+            if (keepdims) ++s;
+          } else {
+            idx.push_back(sp[s++]);
+          }
+        }
+        return f(x(idx));
+      },
+      {}, rnames);
 }
 
 Expr count_of(const Tensor& x, const std::vector<int64_t>& axes, DataType dtype) {
@@ -71,15 +77,16 @@ LegalizeFn simple_reduce(std::string name, ReduceKind kind) {
     if (!x) return false;
     auto axes = reduce_axes(c, static_cast<int64_t>(x->ndim()));
     c.name = name;
-    c.out = reduce_stage(c.b, *x, axes, c.bool_attr("keepdims", false), kind, c.out_dtype(), x->name() + "_red",
-                         [](const Expr& e) { return e; });
+    c.out = reduce_stage(c.b, *x, axes, c.bool_attr("keepdims", false), kind, c.out_dtype(),
+                         x->name() + "_red", [](const Expr& e) { return e; });
     return true;
   };
 }
 
 // Loads `t` (of the reduced shape) at the indices of the full shape `idx`, dropping (or zeroing,
 // with keepdims) the reduced axes.
-Expr load_reduced(const Tensor& t, const Exprs& idx, const std::vector<int64_t>& axes, bool keepdims) {
+Expr load_reduced(const Tensor& t, const Exprs& idx, const std::vector<int64_t>& axes,
+                  bool keepdims) {
   Exprs r;
   for (size_t d = 0; d < idx.size(); ++d) {
     if (contains(axes, static_cast<int64_t>(d))) {
@@ -92,10 +99,13 @@ Expr load_reduced(const Tensor& t, const Exprs& idx, const std::vector<int64_t>&
 }
 
 // Mean over `axes` (a sum, then a division).
-Tensor mean_stages(Builder& b, const Tensor& x, const std::vector<int64_t>& axes, bool keepdims, DataType dtype) {
-  Tensor s = reduce_stage(b, x, axes, keepdims, ReduceKind::kSum, dtype, x.name() + "_red", [](const Expr& e) { return e; });
+Tensor mean_stages(Builder& b, const Tensor& x, const std::vector<int64_t>& axes, bool keepdims,
+                   DataType dtype) {
+  Tensor s = reduce_stage(b, x, axes, keepdims, ReduceKind::kSum, dtype, x.name() + "_red",
+                          [](const Expr& e) { return e; });
   Expr n = count_of(x, axes, dtype);
-  return b.compute(s.shape(), dtype, "T_divide", [&](const Exprs& i) { return div(s(i), n); }, "ax");
+  return b.compute(
+      s.shape(), dtype, "T_divide", [&](const Exprs& i) { return div(s(i), n); }, "ax");
 }
 
 LegalizeFn variance_op(bool is_std) {
@@ -107,17 +117,20 @@ LegalizeFn variance_op(bool is_std) {
     auto axes = reduce_axes(c, static_cast<int64_t>(xt.ndim()));
     bool keep = c.bool_attr("keepdims", false);
     Tensor mean = mean_stages(c.b, xt, axes, true, dt);
-    Tensor diff = c.b.compute(xt.shape(), dt, "T_subtract", [&](const Exprs& i) {
-      return sub(xt(i), load_reduced(mean, i, axes, true));
-    }, "ax");
+    Tensor diff = c.b.compute(
+        xt.shape(), dt, "T_subtract",
+        [&](const Exprs& i) { return sub(xt(i), load_reduced(mean, i, axes, true)); }, "ax");
     Tensor sq = reduce_stage(c.b, diff, axes, keep, ReduceKind::kSum, dt, "T_multiply_red",
                              [](const Expr& e) { return mul(e, e); });
     Expr n = count_of(xt, axes, dt);
     c.name = is_std ? "std" : "variance";
-    c.out = c.b.compute(sq.shape(), dt, is_std ? "compute" : "T_divide", [&](const Exprs& i) {
-      Expr v = div(sq(i), n);
-      return is_std ? call1("tir.sqrt", v) : v;
-    }, is_std ? "i" : "ax");
+    c.out = c.b.compute(
+        sq.shape(), dt, is_std ? "compute" : "T_divide",
+        [&](const Exprs& i) {
+          Expr v = div(sq(i), n);
+          return is_std ? call1("tir.sqrt", v) : v;
+        },
+        is_std ? "i" : "ax");
     return true;
   };
 }
@@ -135,34 +148,38 @@ bool matmul(Ctx& c) {
   std::vector<std::string> names;
   for (size_t d = 0; d < ro; ++d) names.push_back("i" + std::to_string(d));
   c.name = "matmul";
-  c.out = c.b.reduce(*shape, {kext}, ReduceKind::kSum, dt, "matmul", [&](const Exprs& i, const Exprs& k) {
-    // Output dims: batch..., [n if ra > 1], [m if rb > 1].
-    size_t nbatch = ro - (ra > 1 ? 1 : 0) - (rb > 1 ? 1 : 0);
-    Exprs ia, ib;
-    if (ra > 1) {
-      size_t abatch = ra - 2;
-      for (size_t d = 0; d < abatch; ++d) {
-        size_t od = nbatch - abatch + d;
-        bool one = ir::tir::is_const_int(at.shape()[d], 1) && !ir::tir::is_const_int((*shape)[od], 1);
-        ia.push_back(one ? i64(0) : i[od]);
-      }
-      ia.push_back(i[nbatch]);
-    }
-    ia.push_back(k[0]);
-    if (rb > 1) {
-      size_t bbatch = rb - 2;
-      for (size_t d = 0; d < bbatch; ++d) {
-        size_t od = nbatch - bbatch + d;
-        bool one = ir::tir::is_const_int(bt.shape()[d], 1) && !ir::tir::is_const_int((*shape)[od], 1);
-        ib.push_back(one ? i64(0) : i[od]);
-      }
-      ib.push_back(k[0]);
-      ib.push_back(i[ro - 1]);
-    } else {
-      ib.push_back(k[0]);
-    }
-    return mul(cast(dt, at(ia)), cast(dt, bt(ib)));
-  }, names, {"k"});
+  c.out = c.b.reduce(*shape, {kext}, ReduceKind::kSum, dt, "matmul",
+                     [&](const Exprs& i, const Exprs& k) {
+                       // Output dims: batch..., [n if ra > 1], [m if rb > 1].
+                       size_t nbatch = ro - (ra > 1 ? 1 : 0) - (rb > 1 ? 1 : 0);
+                       Exprs ia, ib;
+                       if (ra > 1) {
+                         size_t abatch = ra - 2;
+                         for (size_t d = 0; d < abatch; ++d) {
+                           size_t od = nbatch - abatch + d;
+                           bool one = ir::tir::is_const_int(at.shape()[d], 1) &&
+                                      !ir::tir::is_const_int((*shape)[od], 1);
+                           ia.push_back(one ? i64(0) : i[od]);
+                         }
+                         ia.push_back(i[nbatch]);
+                       }
+                       ia.push_back(k[0]);
+                       if (rb > 1) {
+                         size_t bbatch = rb - 2;
+                         for (size_t d = 0; d < bbatch; ++d) {
+                           size_t od = nbatch - bbatch + d;
+                           bool one = ir::tir::is_const_int(bt.shape()[d], 1) &&
+                                      !ir::tir::is_const_int((*shape)[od], 1);
+                           ib.push_back(one ? i64(0) : i[od]);
+                         }
+                         ib.push_back(k[0]);
+                         ib.push_back(i[ro - 1]);
+                       } else {
+                         ib.push_back(k[0]);
+                       }
+                       return mul(cast(dt, at(ia)), cast(dt, bt(ib)));
+                     },
+                     names, {"k"});
   return true;
 }
 
@@ -189,14 +206,16 @@ LegalizeFn softmax_op(bool log) {
     int64_t axis = norm_axis(c.int_attr("axis", -1), static_cast<int64_t>(xt.ndim()));
     Exprs rshape = drop_axis(xt.shape(), axis);
     Exprs ext{xt.shape()[axis]};
-    Tensor mx = c.b.reduce(rshape, ext, ReduceKind::kMax, dt, "T_softmax_maxelem", [&](const Exprs& i, const Exprs& k) {
-      return xt(insert_axis(i, axis, k[0]));
-    }, {}, {"k"});
+    Tensor mx = c.b.reduce(
+        rshape, ext, ReduceKind::kMax, dt, "T_softmax_maxelem",
+        [&](const Exprs& i, const Exprs& k) { return xt(insert_axis(i, axis, k[0])); }, {}, {"k"});
     c.name = log ? "log_softmax" : "softmax";
     if (log) {
-      Tensor es = c.b.reduce(rshape, ext, ReduceKind::kSum, dt, "compute", [&](const Exprs& i, const Exprs& k) {
-        return call1("tir.exp", sub(xt(insert_axis(i, axis, k[0])), mx(i)));
-      }, {}, {"k"});
+      Tensor es = c.b.reduce(rshape, ext, ReduceKind::kSum, dt, "compute",
+                             [&](const Exprs& i, const Exprs& k) {
+                               return call1("tir.exp", sub(xt(insert_axis(i, axis, k[0])), mx(i)));
+                             },
+                             {}, {"k"});
       c.out = c.b.compute(xt.shape(), dt, "compute_1", [&](const Exprs& i) {
         Exprs r = drop_axis(i, axis);
         return sub(sub(xt(i), mx(r)), call1("tir.log", es(r)));
@@ -206,12 +225,11 @@ LegalizeFn softmax_op(bool log) {
     Tensor ex = c.b.compute(xt.shape(), dt, "T_softmax_exp", [&](const Exprs& i) {
       return call1("tir.exp", sub(xt(i), mx(drop_axis(i, axis))));
     });
-    Tensor es = c.b.reduce(rshape, ext, ReduceKind::kSum, dt, "T_softmax_expsum", [&](const Exprs& i, const Exprs& k) {
-      return ex(insert_axis(i, axis, k[0]));
-    }, {}, {"k"});
-    c.out = c.b.compute(xt.shape(), dt, "T_softmax_norm", [&](const Exprs& i) {
-      return div(ex(i), es(drop_axis(i, axis)));
-    });
+    Tensor es = c.b.reduce(
+        rshape, ext, ReduceKind::kSum, dt, "T_softmax_expsum",
+        [&](const Exprs& i, const Exprs& k) { return ex(insert_axis(i, axis, k[0])); }, {}, {"k"});
+    c.out = c.b.compute(xt.shape(), dt, "T_softmax_norm",
+                        [&](const Exprs& i) { return div(ex(i), es(drop_axis(i, axis))); });
     return true;
   };
 }
@@ -226,21 +244,25 @@ bool layer_norm(Ctx& c) {
   auto axes = reduce_axes(c, static_cast<int64_t>(xt.ndim()), "axes");
   double eps = c.float_attr("epsilon", 1e-5);
   bool center = c.bool_attr("center", true), scale = c.bool_attr("scale", true);
-  Tensor s = reduce_stage(c.b, xt, axes, false, ReduceKind::kSum, dt, "T_layer_norm_sum", [](const Expr& e) { return e; });
+  Tensor s = reduce_stage(c.b, xt, axes, false, ReduceKind::kSum, dt, "T_layer_norm_sum",
+                          [](const Expr& e) { return e; });
   Tensor s2 = reduce_stage(c.b, xt, axes, false, ReduceKind::kSum, dt, "T_layer_norm_sqsum",
                            [](const Expr& e) { return mul(e, e); });
   Expr inv_n = div(const_of(dt, 1), count_of(xt, axes, dt));
   c.name = "layer_norm";
-  c.out = c.b.compute(xt.shape(), dt, "T_layer_norm", [&](const Exprs& i) {
-    Expr mean = mul(load_reduced(s, i, axes, false), inv_n);
-    Expr var = sub(mul(load_reduced(s2, i, axes, false), inv_n), mul(mean, mean));
-    Expr y = mul(sub(xt(i), mean), call1("tir.rsqrt", add(var, const_of(dt, eps))));
-    Exprs gi;
-    for (int64_t a : axes) gi.push_back(i[a]);
-    if (scale) y = mul(y, gt(gi));
-    if (center) y = add(y, bt(gi));
-    return y;
-  }, "ax");
+  c.out = c.b.compute(
+      xt.shape(), dt, "T_layer_norm",
+      [&](const Exprs& i) {
+        Expr mean = mul(load_reduced(s, i, axes, false), inv_n);
+        Expr var = sub(mul(load_reduced(s2, i, axes, false), inv_n), mul(mean, mean));
+        Expr y = mul(sub(xt(i), mean), call1("tir.rsqrt", add(var, const_of(dt, eps))));
+        Exprs gi;
+        for (int64_t a : axes) gi.push_back(i[a]);
+        if (scale) y = mul(y, gt(gi));
+        if (center) y = add(y, bt(gi));
+        return y;
+      },
+      "ax");
   return true;
 }
 
@@ -256,17 +278,22 @@ bool rms_norm(Ctx& c) {
                            [](const Expr& e) { return mul(e, e); });
   Expr n = count_of(xt, axes, dt);
   c.name = "rms_norm";
-  c.out = c.b.compute(xt.shape(), dt, "T_rms_norm", [&](const Exprs& i) {
-    Exprs wi;
-    for (int64_t a : axes) wi.push_back(i[a]);
-    Expr r = call1("tir.rsqrt", add(div(load_reduced(s2, i, axes, false), n), const_of(dt, eps)));
-    return mul(mul(xt(i), r), wt(wi));
-  }, "ax");
+  c.out = c.b.compute(
+      xt.shape(), dt, "T_rms_norm",
+      [&](const Exprs& i) {
+        Exprs wi;
+        for (int64_t a : axes) wi.push_back(i[a]);
+        Expr r =
+            call1("tir.rsqrt", add(div(load_reduced(s2, i, axes, false), n), const_of(dt, eps)));
+        return mul(mul(xt(i), r), wt(wi));
+      },
+      "ax");
   return true;
 }
 
 // group_norm / instance_norm: statistics per (batch..., group) over the group's channels and
-// `axes`; gamma and beta are indexed by channel. instance_norm is the case of one channel per group.
+// `axes`; gamma and beta are indexed by channel. instance_norm is the case of one channel per
+// group.
 bool group_norm(Ctx& c, bool instance) {
   auto x = c.input(0);
   auto gamma = c.input(1);
@@ -283,7 +310,8 @@ bool group_norm(Ctx& c, bool instance) {
   if (!instance) {
     int64_t g = c.int_attr("num_groups", 1);
     auto cn = ir::tir::as_const_int(xt.shape()[ch]);
-    if (!cn || g <= 0 || *cn % g != 0) return c.unsupported("num_groups must divide a static channel count");
+    if (!cn || g <= 0 || *cn % g != 0)
+      return c.unsupported("num_groups must divide a static channel count");
     cpg = i64(*cn / g);
     groups = i64(g);
   }
@@ -315,30 +343,35 @@ bool group_norm(Ctx& c, bool instance) {
     return idx;
   };
   std::string base = instance ? "T_instance_norm" : "T_group_norm";
-  Tensor s1 = c.b.reduce(sshape, rext, ReduceKind::kSum, dt, base + "_sum",
-                         [&](const Exprs& sp, const Exprs& rd) { return cast(dt, xt(x_index(sp, rd))); });
-  Tensor s2 = c.b.reduce(sshape, rext, ReduceKind::kSum, dt, base + "_sqsum", [&](const Exprs& sp, const Exprs& rd) {
-    Expr v = cast(dt, xt(x_index(sp, rd)));
-    return mul(v, v);
-  });
+  Tensor s1 =
+      c.b.reduce(sshape, rext, ReduceKind::kSum, dt, base + "_sum",
+                 [&](const Exprs& sp, const Exprs& rd) { return cast(dt, xt(x_index(sp, rd))); });
+  Tensor s2 = c.b.reduce(sshape, rext, ReduceKind::kSum, dt, base + "_sqsum",
+                         [&](const Exprs& sp, const Exprs& rd) {
+                           Expr v = cast(dt, xt(x_index(sp, rd)));
+                           return mul(v, v);
+                         });
   Expr n = const_of(dt, 1);
   for (const auto& e : rext) n = mul(n, cast(dt, e));
   c.name = instance ? "instance_norm" : "group_norm";
-  c.out = c.b.compute(xt.shape(), dt, base, [&](const Exprs& i) {
-    Exprs si;
-    for (int64_t d = 0; d < nd; ++d) {
-      if (static_cast<size_t>(d) == ch)
-        si.push_back(one ? i[ch] : floordiv(i[ch], cpg));
-      else if (!contains(axes, d))
-        si.push_back(i[static_cast<size_t>(d)]);
-    }
-    Expr mean = div(s1(si), n);
-    Expr var = sub(div(s2(si), n), mul(mean, mean));
-    Expr y = mul(sub(cast(dt, xt(i)), mean), call1("tir.rsqrt", add(var, const_of(dt, eps))));
-    if (scale) y = mul(y, gt({i[ch]}));
-    if (center) y = add(y, bt({i[ch]}));
-    return y;
-  }, "ax");
+  c.out = c.b.compute(
+      xt.shape(), dt, base,
+      [&](const Exprs& i) {
+        Exprs si;
+        for (int64_t d = 0; d < nd; ++d) {
+          if (static_cast<size_t>(d) == ch)
+            si.push_back(one ? i[ch] : floordiv(i[ch], cpg));
+          else if (!contains(axes, d))
+            si.push_back(i[static_cast<size_t>(d)]);
+        }
+        Expr mean = div(s1(si), n);
+        Expr var = sub(div(s2(si), n), mul(mean, mean));
+        Expr y = mul(sub(cast(dt, xt(i)), mean), call1("tir.rsqrt", add(var, const_of(dt, eps))));
+        if (scale) y = mul(y, gt({i[ch]}));
+        if (center) y = add(y, bt({i[ch]}));
+        return y;
+      },
+      "ax");
   return true;
 }
 
@@ -362,7 +395,8 @@ bool batch_norm(Ctx& c) {
     std::vector<int64_t> axes;
     for (int64_t d = 0; d < nd; ++d)
       if (static_cast<size_t>(d) != ch) axes.push_back(d);
-    Tensor s1 = reduce_stage(c.b, xt, axes, false, ReduceKind::kSum, dt, "T_batch_norm_sum", [](const Expr& e) { return e; });
+    Tensor s1 = reduce_stage(c.b, xt, axes, false, ReduceKind::kSum, dt, "T_batch_norm_sum",
+                             [](const Expr& e) { return e; });
     Tensor s2 = reduce_stage(c.b, xt, axes, false, ReduceKind::kSum, dt, "T_batch_norm_sqsum",
                              [](const Expr& e) { return mul(e, e); });
     Expr n = count_of(xt, axes, dt);
@@ -375,17 +409,26 @@ bool batch_norm(Ctx& c) {
     mean_of = [mt](const Expr& k) { return mt({k}); };
     var_of = [vt](const Expr& k) { return vt({k}); };
   }
-  c.outs.push_back(c.b.compute(xt.shape(), dt, "T_batch_norm", [&](const Exprs& i) {
-    Expr y = mul(sub(xt(i), mean_of(i[ch])), call1("tir.rsqrt", add(var_of(i[ch]), const_of(dt, eps))));
-    if (scale) y = mul(y, gt({i[ch]}));
-    if (center) y = add(y, bt({i[ch]}));
-    return y;
-  }, "ax"));
-  auto update = [&](const Tensor& moving, const std::function<Expr(const Expr&)>& batch, const std::string& name) {
-    return c.b.compute(moving.shape(), moving.dtype(), name, [&](const Exprs& i) {
-      if (!training) return moving(i);
-      return add(mul(const_of(dt, 1 - momentum), moving(i)), mul(const_of(dt, momentum), batch(i[0])));
-    }, "ax");
+  c.outs.push_back(c.b.compute(
+      xt.shape(), dt, "T_batch_norm",
+      [&](const Exprs& i) {
+        Expr y = mul(sub(xt(i), mean_of(i[ch])),
+                     call1("tir.rsqrt", add(var_of(i[ch]), const_of(dt, eps))));
+        if (scale) y = mul(y, gt({i[ch]}));
+        if (center) y = add(y, bt({i[ch]}));
+        return y;
+      },
+      "ax"));
+  auto update = [&](const Tensor& moving, const std::function<Expr(const Expr&)>& batch,
+                    const std::string& name) {
+    return c.b.compute(
+        moving.shape(), moving.dtype(), name,
+        [&](const Exprs& i) {
+          if (!training) return moving(i);
+          return add(mul(const_of(dt, 1 - momentum), moving(i)),
+                     mul(const_of(dt, momentum), batch(i[0])));
+        },
+        "ax");
   };
   c.outs.push_back(update(mt, mean_of, "T_batch_norm_mean"));
   c.outs.push_back(update(vt, var_of, "T_batch_norm_var"));

@@ -25,21 +25,49 @@ Expr const_of(DataType dtype, double value) {
   return int_imm(dtype, static_cast<int64_t>(value));
 }
 
-Expr i64(int64_t v) { return int64(v); }
+Expr i64(int64_t v) {
+  return int64(v);
+}
 
-Expr add(const Expr& a, const Expr& b) { return binary(ObjectKind::kAdd, a, b); }
-Expr sub(const Expr& a, const Expr& b) { return binary(ObjectKind::kSub, a, b); }
-Expr mul(const Expr& a, const Expr& b) { return binary(ObjectKind::kMul, a, b); }
-Expr div(const Expr& a, const Expr& b) { return binary(ObjectKind::kDiv, a, b); }
-Expr floordiv(const Expr& a, const Expr& b) { return binary(ObjectKind::kFloorDiv, a, b); }
-Expr floormod(const Expr& a, const Expr& b) { return binary(ObjectKind::kFloorMod, a, b); }
-Expr min(const Expr& a, const Expr& b) { return binary(ObjectKind::kMin, a, b); }
-Expr max(const Expr& a, const Expr& b) { return binary(ObjectKind::kMax, a, b); }
-Expr cmp(ObjectKind kind, const Expr& a, const Expr& b) { return binary(kind, a, b); }
-Expr logical_and(const Expr& a, const Expr& b) { return binary(ObjectKind::kAnd, a, b); }
-Expr logical_or(const Expr& a, const Expr& b) { return binary(ObjectKind::kOr, a, b); }
-Expr logical_not(const Expr& a) { return make<Not>(a); }
-Expr select(const Expr& c, const Expr& t, const Expr& f) { return make<Select>(c, t, f); }
+Expr add(const Expr& a, const Expr& b) {
+  return binary(ObjectKind::kAdd, a, b);
+}
+Expr sub(const Expr& a, const Expr& b) {
+  return binary(ObjectKind::kSub, a, b);
+}
+Expr mul(const Expr& a, const Expr& b) {
+  return binary(ObjectKind::kMul, a, b);
+}
+Expr div(const Expr& a, const Expr& b) {
+  return binary(ObjectKind::kDiv, a, b);
+}
+Expr floordiv(const Expr& a, const Expr& b) {
+  return binary(ObjectKind::kFloorDiv, a, b);
+}
+Expr floormod(const Expr& a, const Expr& b) {
+  return binary(ObjectKind::kFloorMod, a, b);
+}
+Expr min(const Expr& a, const Expr& b) {
+  return binary(ObjectKind::kMin, a, b);
+}
+Expr max(const Expr& a, const Expr& b) {
+  return binary(ObjectKind::kMax, a, b);
+}
+Expr cmp(ObjectKind kind, const Expr& a, const Expr& b) {
+  return binary(kind, a, b);
+}
+Expr logical_and(const Expr& a, const Expr& b) {
+  return binary(ObjectKind::kAnd, a, b);
+}
+Expr logical_or(const Expr& a, const Expr& b) {
+  return binary(ObjectKind::kOr, a, b);
+}
+Expr logical_not(const Expr& a) {
+  return make<Not>(a);
+}
+Expr select(const Expr& c, const Expr& t, const Expr& f) {
+  return make<Select>(c, t, f);
+}
 Expr if_then_else(const Expr& c, const Expr& t, const Expr& f) {
   return make<Call>(t->dtype, "tir.if_then_else", Exprs{c, t, f});
 }
@@ -47,8 +75,12 @@ Expr cast(DataType dtype, const Expr& v) {
   if (v->dtype == dtype) return v;
   return make<Cast>(dtype, v);
 }
-Expr call(const std::string& op, DataType dtype, Exprs args) { return make<Call>(dtype, op, std::move(args)); }
-Expr call1(const std::string& op, const Expr& x) { return make<Call>(x->dtype, op, Exprs{x}); }
+Expr call(const std::string& op, DataType dtype, Exprs args) {
+  return make<Call>(dtype, op, std::move(args));
+}
+Expr call1(const std::string& op, const Expr& x) {
+  return make<Call>(x->dtype, op, Exprs{x});
+}
 
 Expr reduce_identity(ReduceKind kind, DataType dtype) {
   switch (kind) {
@@ -61,16 +93,18 @@ Expr reduce_identity(ReduceKind kind, DataType dtype) {
       bool lowest = kind == ReduceKind::kMax;
       if (dtype.is_bool()) return bool_imm(!lowest);
       if (dtype.is_floating()) {
-        double m = dtype.bits() == 64 ? std::numeric_limits<double>::max()
+        double m = dtype.bits() == 64   ? std::numeric_limits<double>::max()
                    : dtype.bits() == 16 ? 65504.0
                                         : static_cast<double>(std::numeric_limits<float>::max());
         return float_imm(dtype, lowest ? -m : m);
       }
       if (dtype.is_uint()) {
-        uint64_t hi = dtype.bits() >= 64 ? std::numeric_limits<uint64_t>::max() : ((uint64_t{1} << dtype.bits()) - 1);
+        uint64_t hi = dtype.bits() >= 64 ? std::numeric_limits<uint64_t>::max()
+                                         : ((uint64_t{1} << dtype.bits()) - 1);
         return int_imm(dtype, lowest ? 0 : static_cast<int64_t>(hi));
       }
-      int64_t hi = dtype.bits() >= 64 ? std::numeric_limits<int64_t>::max() : ((int64_t{1} << (dtype.bits() - 1)) - 1);
+      int64_t hi = dtype.bits() >= 64 ? std::numeric_limits<int64_t>::max()
+                                      : ((int64_t{1} << (dtype.bits() - 1)) - 1);
       return int_imm(dtype, lowest ? -hi - 1 : hi);
     }
   }
@@ -108,15 +142,16 @@ Tensor Builder::placeholder(const Exprs& shape, DataType dtype, const std::strin
 
 namespace {
 
-std::vector<std::string> default_names(size_t n, const std::string& prefix, std::vector<std::string> given) {
+std::vector<std::string> default_names(size_t n, const std::string& prefix,
+                                       std::vector<std::string> given) {
   if (given.size() == n) return given;
   std::vector<std::string> names;
   for (size_t i = 0; i < n; ++i) names.push_back(prefix + std::to_string(i));
   return names;
 }
 
-void add_axes(Stage& stage, const Exprs& extents, const std::vector<std::string>& names, IterType type,
-              Exprs& block_vars) {
+void add_axes(Stage& stage, const Exprs& extents, const std::vector<std::string>& names,
+              IterType type, Exprs& block_vars) {
   for (size_t i = 0; i < extents.size(); ++i) {
     auto loop = make<Var>(names[i], DataType::Int64());
     auto v = make<Var>("v_" + names[i], DataType::Int64());
@@ -177,7 +212,8 @@ Ref<Stmt> stage_stmt(const Stage& stage) {
   if (stage.is_reduce) {
     block->init = make<BufferStore>(stage.out, stage.init, out_idx);
     Expr acc = make<BufferLoad>(stage.out->dtype, stage.out, out_idx);
-    block->body = make<BufferStore>(stage.out, reduce_combine(stage.reduce_kind, acc, stage.value), out_idx);
+    block->body =
+        make<BufferStore>(stage.out, reduce_combine(stage.reduce_kind, acc, stage.value), out_idx);
   } else {
     block->body = make<BufferStore>(stage.out, stage.value, out_idx);
   }
@@ -205,20 +241,25 @@ Tensor Builder::compute(const Exprs& shape, DataType dtype, const std::string& n
   Stage stage;
   stage.out = make_buffer(shape, dtype, name);
   Exprs vars;
-  add_axes(stage, shape, default_names(shape.size(), axis_prefix, std::move(axis_names)), IterType::kDataPar, vars);
+  add_axes(stage, shape, default_names(shape.size(), axis_prefix, std::move(axis_names)),
+           IterType::kDataPar, vars);
   stage.value = cast(dtype, fn(vars));
   stages_.push_back(stage);
   return Tensor{stage.out};
 }
 
-Tensor Builder::reduce(const Exprs& shape, const Exprs& reduce_extents, ReduceKind kind, DataType dtype,
-                       const std::string& name, const std::function<Expr(const Exprs&, const Exprs&)>& fn,
-                       std::vector<std::string> axis_names, std::vector<std::string> reduce_names, Expr init) {
+Tensor Builder::reduce(const Exprs& shape, const Exprs& reduce_extents, ReduceKind kind,
+                       DataType dtype, const std::string& name,
+                       const std::function<Expr(const Exprs&, const Exprs&)>& fn,
+                       std::vector<std::string> axis_names, std::vector<std::string> reduce_names,
+                       Expr init) {
   Stage stage;
   stage.out = make_buffer(shape, dtype, name);
   Exprs sp, rd;
-  add_axes(stage, shape, default_names(shape.size(), "ax", std::move(axis_names)), IterType::kDataPar, sp);
-  add_axes(stage, reduce_extents, default_names(reduce_extents.size(), "k", std::move(reduce_names)),
+  add_axes(stage, shape, default_names(shape.size(), "ax", std::move(axis_names)),
+           IterType::kDataPar, sp);
+  add_axes(stage, reduce_extents,
+           default_names(reduce_extents.size(), "k", std::move(reduce_names)),
            IterType::kCommReduce, rd);
   stage.is_reduce = true;
   stage.reduce_kind = kind;

@@ -48,7 +48,7 @@ Expr i64(int64_t v);
 Expr add(const Expr& a, const Expr& b);
 Expr sub(const Expr& a, const Expr& b);
 Expr mul(const Expr& a, const Expr& b);
-Expr div(const Expr& a, const Expr& b);        // true division (Div)
+Expr div(const Expr& a, const Expr& b);  // true division (Div)
 Expr floordiv(const Expr& a, const Expr& b);
 Expr floormod(const Expr& a, const Expr& b);
 Expr min(const Expr& a, const Expr& b);
@@ -60,15 +60,15 @@ Expr logical_not(const Expr& a);
 Expr select(const Expr& c, const Expr& t, const Expr& f);
 Expr if_then_else(const Expr& c, const Expr& t, const Expr& f);  // T.if_then_else (lazy)
 Expr cast(DataType dtype, const Expr& v);                        // no-op when same dtype
-Expr call(const std::string& op, DataType dtype, Exprs args);   // "tir.exp", ...
-Expr call1(const std::string& op, const Expr& x);               // unary intrinsic, x's dtype
+Expr call(const std::string& op, DataType dtype, Exprs args);    // "tir.exp", ...
+Expr call1(const std::string& op, const Expr& x);                // unary intrinsic, x's dtype
 
 // One stage: a compute or a reduction writing `out`.
 struct Stage {
   Ref<ir::tir::Buffer> out;
   std::vector<Ref<ir::tir::IterVar>> iter_vars;  // spatial, then reduce
   std::vector<Ref<ir::tir::Var>> loop_vars;
-  Expr value;                                    // compute: the value; reduce: the operand
+  Expr value;  // compute: the value; reduce: the operand
   bool is_reduce = false;
   ReduceKind reduce_kind = ReduceKind::kSum;
   Expr init;  // reduction identity (or a given init)
@@ -88,16 +88,16 @@ class Builder {
   // out[i...] = reduce over r... of fn(i..., r...), starting from init (the identity when null).
   Tensor reduce(const Exprs& shape, const Exprs& reduce_extents, ReduceKind kind, DataType dtype,
                 const std::string& name, const std::function<Expr(const Exprs&, const Exprs&)>& fn,
-                std::vector<std::string> axis_names = {}, std::vector<std::string> reduce_names = {},
-                Expr init = nullptr);
+                std::vector<std::string> axis_names = {},
+                std::vector<std::string> reduce_names = {}, Expr init = nullptr);
 
   // The PrimFunc taking `params` in order: tensors (inputs then outputs, by buffer) and scalar
   // vars. Stages whose tensors are not parameters become root alloc_buffers.
   struct Param {
-    Tensor tensor;                  // when a tensor
-    Ref<ir::tir::Var> scalar;       // when a scalar
-    Param(Tensor t) : tensor(std::move(t)) {}                    // NOLINT
-    Param(Ref<ir::tir::Var> v) : scalar(std::move(v)) {}         // NOLINT
+    Tensor tensor;                                        // when a tensor
+    Ref<ir::tir::Var> scalar;                             // when a scalar
+    Param(Tensor t) : tensor(std::move(t)) {}             // NOLINT
+    Param(Ref<ir::tir::Var> v) : scalar(std::move(v)) {}  // NOLINT
   };
   Ref<ir::tir::PrimFunc> build(const std::vector<Param>& params) const;
 

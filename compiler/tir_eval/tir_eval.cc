@@ -1,8 +1,8 @@
 // The reference TIR interpreter (see tir_eval.h).
 #include "compiler/tir_eval/tir_eval.h"
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <memory>
 #include <unordered_map>
@@ -106,19 +106,22 @@ class Interpreter {
   int64_t flat_index(const Buffer& b, const std::vector<Ref<PrimExpr>>& indices) {
     HostArray& a = array_of(b);
     if (indices.size() != b.shape.size() && !(indices.empty() && b.shape.empty()))
-      throw EvalError("tir_eval: buffer `" + b.name + "` accessed with " + std::to_string(indices.size()) +
-                      " indices, has " + std::to_string(b.shape.size()) + " dims");
+      throw EvalError("tir_eval: buffer `" + b.name + "` accessed with " +
+                      std::to_string(indices.size()) + " indices, has " +
+                      std::to_string(b.shape.size()) + " dims");
     int64_t flat = 0;
     for (size_t d = 0; d < indices.size(); ++d) {
       int64_t extent = eval(b.shape[d]).as_int();
       int64_t idx = eval(indices[d]).as_int();
       if (idx < 0 || idx >= extent)
-        throw EvalError("tir_eval: index " + std::to_string(idx) + " out of bounds [0, " + std::to_string(extent) +
-                        ") in dim " + std::to_string(d) + " of `" + b.name + "`");
+        throw EvalError("tir_eval: index " + std::to_string(idx) + " out of bounds [0, " +
+                        std::to_string(extent) + ") in dim " + std::to_string(d) + " of `" +
+                        b.name + "`");
       flat = flat * extent + idx;
     }
     if (b.elem_offset) flat += eval(b.elem_offset).as_int();
-    if (flat < 0 || flat >= a.size()) throw EvalError("tir_eval: access out of the storage of `" + b.name + "`");
+    if (flat < 0 || flat >= a.size())
+      throw EvalError("tir_eval: access out of the storage of `" + b.name + "`");
     return flat;
   }
 
@@ -137,17 +140,29 @@ class Interpreter {
       bool r = false;
       if (fp) {
         double x = a.f, y = b.f;
-        r = kind == ObjectKind::kEQ ? x == y : kind == ObjectKind::kNE ? x != y : kind == ObjectKind::kLT ? x < y
-            : kind == ObjectKind::kLE ? x <= y : kind == ObjectKind::kGT ? x > y : x >= y;
+        r = kind == ObjectKind::kEQ   ? x == y
+            : kind == ObjectKind::kNE ? x != y
+            : kind == ObjectKind::kLT ? x < y
+            : kind == ObjectKind::kLE ? x <= y
+            : kind == ObjectKind::kGT ? x > y
+                                      : x >= y;
       } else {
         int64_t x = a.i, y = b.i;
         if (t.is_uint()) {
           uint64_t ux = static_cast<uint64_t>(x), uy = static_cast<uint64_t>(y);
-          r = kind == ObjectKind::kEQ ? ux == uy : kind == ObjectKind::kNE ? ux != uy : kind == ObjectKind::kLT ? ux < uy
-              : kind == ObjectKind::kLE ? ux <= uy : kind == ObjectKind::kGT ? ux > uy : ux >= uy;
+          r = kind == ObjectKind::kEQ   ? ux == uy
+              : kind == ObjectKind::kNE ? ux != uy
+              : kind == ObjectKind::kLT ? ux < uy
+              : kind == ObjectKind::kLE ? ux <= uy
+              : kind == ObjectKind::kGT ? ux > uy
+                                        : ux >= uy;
         } else {
-          r = kind == ObjectKind::kEQ ? x == y : kind == ObjectKind::kNE ? x != y : kind == ObjectKind::kLT ? x < y
-              : kind == ObjectKind::kLE ? x <= y : kind == ObjectKind::kGT ? x > y : x >= y;
+          r = kind == ObjectKind::kEQ   ? x == y
+              : kind == ObjectKind::kNE ? x != y
+              : kind == ObjectKind::kLT ? x < y
+              : kind == ObjectKind::kLE ? x <= y
+              : kind == ObjectKind::kGT ? x > y
+                                        : x >= y;
         }
       }
       return in(DataType::Bool(), r);
@@ -155,16 +170,26 @@ class Interpreter {
     if (fp) {
       double x = a.f, y = b.f;
       switch (kind) {
-        case ObjectKind::kAdd: return fl(t, x + y);
-        case ObjectKind::kSub: return fl(t, x - y);
-        case ObjectKind::kMul: return fl(t, x * y);
-        case ObjectKind::kDiv: return fl(t, x / y);
-        case ObjectKind::kMod: return fl(t, std::fmod(x, y));
-        case ObjectKind::kFloorDiv: return fl(t, std::floor(x / y));
-        case ObjectKind::kFloorMod: return fl(t, x - std::floor(x / y) * y);
-        case ObjectKind::kMin: return fl(t, std::isnan(x) || std::isnan(y) ? NAN : std::min(x, y));
-        case ObjectKind::kMax: return fl(t, std::isnan(x) || std::isnan(y) ? NAN : std::max(x, y));
-        default: break;
+        case ObjectKind::kAdd:
+          return fl(t, x + y);
+        case ObjectKind::kSub:
+          return fl(t, x - y);
+        case ObjectKind::kMul:
+          return fl(t, x * y);
+        case ObjectKind::kDiv:
+          return fl(t, x / y);
+        case ObjectKind::kMod:
+          return fl(t, std::fmod(x, y));
+        case ObjectKind::kFloorDiv:
+          return fl(t, std::floor(x / y));
+        case ObjectKind::kFloorMod:
+          return fl(t, x - std::floor(x / y) * y);
+        case ObjectKind::kMin:
+          return fl(t, std::isnan(x) || std::isnan(y) ? NAN : std::min(x, y));
+        case ObjectKind::kMax:
+          return fl(t, std::isnan(x) || std::isnan(y) ? NAN : std::max(x, y));
+        default:
+          break;
       }
     } else {
       int64_t x = a.i, y = b.i;
@@ -172,11 +197,18 @@ class Interpreter {
         if (y == 0) throw EvalError("tir_eval: integer division by zero");
       };
       switch (kind) {
-        case ObjectKind::kAdd: return in(t, static_cast<int64_t>(static_cast<uint64_t>(x) + static_cast<uint64_t>(y)));
-        case ObjectKind::kSub: return in(t, static_cast<int64_t>(static_cast<uint64_t>(x) - static_cast<uint64_t>(y)));
-        case ObjectKind::kMul: return in(t, static_cast<int64_t>(static_cast<uint64_t>(x) * static_cast<uint64_t>(y)));
-        case ObjectKind::kDiv: need_nonzero(); return in(t, x / y);
-        case ObjectKind::kMod: need_nonzero(); return in(t, x % y);
+        case ObjectKind::kAdd:
+          return in(t, static_cast<int64_t>(static_cast<uint64_t>(x) + static_cast<uint64_t>(y)));
+        case ObjectKind::kSub:
+          return in(t, static_cast<int64_t>(static_cast<uint64_t>(x) - static_cast<uint64_t>(y)));
+        case ObjectKind::kMul:
+          return in(t, static_cast<int64_t>(static_cast<uint64_t>(x) * static_cast<uint64_t>(y)));
+        case ObjectKind::kDiv:
+          need_nonzero();
+          return in(t, x / y);
+        case ObjectKind::kMod:
+          need_nonzero();
+          return in(t, x % y);
         case ObjectKind::kFloorDiv: {
           need_nonzero();
           int64_t q = x / y;
@@ -189,9 +221,12 @@ class Interpreter {
           if (m != 0 && ((m < 0) != (y < 0))) m += y;
           return in(t, m);
         }
-        case ObjectKind::kMin: return in(t, std::min(x, y));
-        case ObjectKind::kMax: return in(t, std::max(x, y));
-        default: break;
+        case ObjectKind::kMin:
+          return in(t, std::min(x, y));
+        case ObjectKind::kMax:
+          return in(t, std::max(x, y));
+        default:
+          break;
       }
     }
     throw EvalError(std::string("tir_eval: unsupported binary op ") + ir::kind_name(kind));
@@ -200,7 +235,8 @@ class Interpreter {
   Scalar intrinsic(const Call& c) {
     const std::string& op = c.op;
     DataType t = c.dtype;
-    if (op == "tir.if_then_else") return eval(c.args[0]).as_int() != 0 ? eval(c.args[1]) : eval(c.args[2]);
+    if (op == "tir.if_then_else")
+      return eval(c.args[0]).as_int() != 0 ? eval(c.args[1]) : eval(c.args[2]);
     if (op == "tir.likely") return eval(c.args[0]);
     std::vector<Scalar> a;
     for (const auto& e : c.args) a.push_back(eval(e));
@@ -253,7 +289,8 @@ class Interpreter {
     if (op == "tir.bitwise_or") return in(t, a[0].i | a[1].i);
     if (op == "tir.bitwise_xor") return in(t, a[0].i ^ a[1].i);
     if (op == "tir.bitwise_not") return in(t, ~a[0].i);
-    if (op == "tir.shift_left") return in(t, static_cast<int64_t>(static_cast<uint64_t>(a[0].i) << a[1].i));
+    if (op == "tir.shift_left")
+      return in(t, static_cast<int64_t>(static_cast<uint64_t>(a[0].i) << a[1].i));
     if (op == "tir.shift_right") return in(t, a[0].i >> a[1].i);
     throw EvalError("tir_eval: unsupported intrinsic " + op);
   }
@@ -262,13 +299,19 @@ class Interpreter {
     switch (e->kind()) {
       case ObjectKind::kTirVar: {
         auto it = env.find(static_cast<const Var*>(e.get()));
-        if (it == env.end()) throw EvalError("tir_eval: unbound variable `" + static_cast<const Var*>(e.get())->name + "`");
+        if (it == env.end())
+          throw EvalError("tir_eval: unbound variable `" + static_cast<const Var*>(e.get())->name +
+                          "`");
         return it->second;
       }
-      case ObjectKind::kIntImm: return in(e->dtype, static_cast<const IntImm*>(e.get())->value);
-      case ObjectKind::kFloatImm: return fl(e->dtype, static_cast<const FloatImm*>(e.get())->value);
-      case ObjectKind::kCast: return normalize(e->dtype, eval(static_cast<const Cast*>(e.get())->value));
-      case ObjectKind::kNot: return in(e->dtype, eval(static_cast<const Not*>(e.get())->a).as_int() == 0);
+      case ObjectKind::kIntImm:
+        return in(e->dtype, static_cast<const IntImm*>(e.get())->value);
+      case ObjectKind::kFloatImm:
+        return fl(e->dtype, static_cast<const FloatImm*>(e.get())->value);
+      case ObjectKind::kCast:
+        return normalize(e->dtype, eval(static_cast<const Cast*>(e.get())->value));
+      case ObjectKind::kNot:
+        return in(e->dtype, eval(static_cast<const Not*>(e.get())->a).as_int() == 0);
       case ObjectKind::kSelect: {
         auto s = static_cast<const Select*>(e.get());
         Scalar c = eval(s->condition);
@@ -286,10 +329,12 @@ class Interpreter {
         env[l->var.get()] = eval(l->value);
         return eval(l->body);
       }
-      case ObjectKind::kTirCall: return intrinsic(*static_cast<const Call*>(e.get()));
+      case ObjectKind::kTirCall:
+        return intrinsic(*static_cast<const Call*>(e.get()));
       default:
         if (auto b = e.as_ptr<BinaryOp>()) return binary(*b);
-        throw EvalError(std::string("tir_eval: unsupported expression ") + ir::kind_name(e->kind()));
+        throw EvalError(std::string("tir_eval: unsupported expression ") +
+                        ir::kind_name(e->kind()));
     }
   }
 
@@ -327,13 +372,15 @@ class Interpreter {
         auto r = static_cast<const BlockRealize*>(s.get());
         if (r->predicate && eval(r->predicate).as_int() == 0) return;
         const Block& b = *r->block;
-        if (r->iter_values.size() != b.iter_vars.size()) throw EvalError("tir_eval: block `" + b.name_hint + "` binding count");
+        if (r->iter_values.size() != b.iter_vars.size())
+          throw EvalError("tir_eval: block `" + b.name_hint + "` binding count");
         bool first_reduce = true;
         for (size_t k = 0; k < b.iter_vars.size(); ++k) {
           Scalar v = eval(r->iter_values[k]);
           const auto& iv = b.iter_vars[k];
           env[iv->var.get()] = v;
-          if (iv->iter_type == IterType::kCommReduce && v.as_int() != eval(iv->dom->min).as_int()) first_reduce = false;
+          if (iv->iter_type == IterType::kCommReduce && v.as_int() != eval(iv->dom->min).as_int())
+            first_reduce = false;
         }
         for (const auto& ab : b.alloc_buffers) alloc(ab);
         for (const auto& mb : b.match_buffers) {
@@ -358,7 +405,9 @@ class Interpreter {
           exec(i->else_case);
         return;
       }
-      case ObjectKind::kAttrStmt: exec(static_cast<const AttrStmt*>(s.get())->body); return;
+      case ObjectKind::kAttrStmt:
+        exec(static_cast<const AttrStmt*>(s.get())->body);
+        return;
       case ObjectKind::kAssertStmt: {
         auto a = static_cast<const AssertStmt*>(s.get());
         if (eval(a->condition).as_int() == 0) throw EvalError("tir_eval: assertion failed");
@@ -379,7 +428,9 @@ class Interpreter {
         exec(a->body);
         return;
       }
-      case ObjectKind::kEvaluate: (void)eval(static_cast<const Evaluate*>(s.get())->value); return;
+      case ObjectKind::kEvaluate:
+        (void)eval(static_cast<const Evaluate*>(s.get())->value);
+        return;
       default:
         throw EvalError(std::string("tir_eval: unsupported statement ") + ir::kind_name(s->kind()));
     }
@@ -390,23 +441,26 @@ class Interpreter {
 
 void run(const PrimFunc& func, const std::vector<Arg>& args) {
   if (args.size() != func.params.size())
-    throw EvalError("tir_eval: " + std::to_string(func.params.size()) + " parameters, " + std::to_string(args.size()) +
-                    " arguments");
+    throw EvalError("tir_eval: " + std::to_string(func.params.size()) + " parameters, " +
+                    std::to_string(args.size()) + " arguments");
   Interpreter it;
   for (size_t k = 0; k < args.size(); ++k) {
     const auto& p = func.params[k];
     Ref<Buffer> b = func.buffer_of(p);
     if (!b) {
-      if (args[k].array) throw EvalError("tir_eval: parameter `" + p->name + "` is a scalar, got an array");
+      if (args[k].array)
+        throw EvalError("tir_eval: parameter `" + p->name + "` is a scalar, got an array");
       it.env[p.get()] = normalize(p->dtype, args[k].scalar);
       continue;
     }
     HostArray* a = args[k].array;
     if (!a) throw EvalError("tir_eval: parameter `" + b->name + "` is a buffer, got a scalar");
     if (a->dtype != b->dtype)
-      throw EvalError("tir_eval: buffer `" + b->name + "` has dtype " + b->dtype.str() + ", array " + a->dtype.str());
+      throw EvalError("tir_eval: buffer `" + b->name + "` has dtype " + b->dtype.str() +
+                      ", array " + a->dtype.str());
     if (a->shape.size() != b->shape.size())
-      throw EvalError("tir_eval: buffer `" + b->name + "` has rank " + std::to_string(b->shape.size()));
+      throw EvalError("tir_eval: buffer `" + b->name + "` has rank " +
+                      std::to_string(b->shape.size()));
     for (size_t d = 0; d < b->shape.size(); ++d) {
       const auto& dim = b->shape[d];
       if (auto v = dim.as_ptr<Var>(); v && !it.env.count(v)) {
@@ -415,7 +469,8 @@ void run(const PrimFunc& func, const std::vector<Arg>& args) {
       }
       if (it.eval(dim).as_int() != a->shape[d])
         throw EvalError("tir_eval: buffer `" + b->name + "` dim " + std::to_string(d) + " is " +
-                        std::to_string(it.eval(dim).as_int()) + ", array has " + std::to_string(a->shape[d]));
+                        std::to_string(it.eval(dim).as_int()) + ", array has " +
+                        std::to_string(a->shape[d]));
     }
     it.memory[b->data.get()] = a;
   }

@@ -66,7 +66,8 @@ struct Arg {
 // Symbolic dims of parameter buffers are bound from the arrays' shapes.
 void run(const ir::tir::PrimFunc& func, const std::vector<Arg>& args);
 
-// Rounds `v` to the precision of `t` (float32; float16 as float32) and wraps integers to their width.
+// Rounds `v` to the precision of `t` (float32; float16 as float32) and wraps integers to their
+// width.
 Scalar normalize(DataType t, Scalar v);
 
 }  // namespace relax::compiler::tir_eval

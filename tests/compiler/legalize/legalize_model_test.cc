@@ -18,7 +18,8 @@ namespace {
 
 // Runs a legalized function whose bindings are all call_tir (static shapes) and returns the
 // array its body names.
-HostArray run_legalized(const ir::IRModule& m, const std::string& fn, const std::vector<HostArray>& inputs) {
+HostArray run_legalized(const ir::IRModule& m, const std::string& fn,
+                        const std::vector<HostArray>& inputs) {
   auto f = ir::as_relax_function(m.lookup(fn));
   REQUIRE(f);
   std::unordered_map<const ir::Var*, HostArray> env;
@@ -37,7 +38,8 @@ HostArray run_legalized(const ir::IRModule& m, const std::string& fn, const std:
       auto pf = ir::as_prim_func(m.lookup(call->args[0].as_ptr<ir::GlobalVar>()->name));
       REQUIRE(pf);
       std::vector<HostArray> args;
-      for (const auto& a : call->args[1].as_ptr<ir::Tuple>()->fields) args.push_back(env.at(a.as_ptr<ir::Var>()));
+      for (const auto& a : call->args[1].as_ptr<ir::Tuple>()->fields)
+        args.push_back(env.at(a.as_ptr<ir::Var>()));
       auto out = call->sinfo_args[0].as_ptr<ir::TensorStructInfo>();
       std::vector<int64_t> shape;
       for (const auto& d : *out->shape_values()) shape.push_back(*ir::tir::as_const_int(d));
@@ -72,8 +74,9 @@ class Module:
   CHECK(r.diags.empty());
   // Every op call became a call_tir.
   CHECK(r.text.find("R.nn.") == std::string::npos);
-  for (const char* name : {"def conv2d(", "def add(", "def relu(", "def max_pool2d(", "def reshape(", "def reshape1(",
-                           "def transpose(", "def matmul(", "def add1("})
+  for (const char* name :
+       {"def conv2d(", "def add(", "def relu(", "def max_pool2d(", "def reshape(", "def reshape1(",
+        "def transpose(", "def matmul(", "def add1("})
     CHECK(r.text.find(name) != std::string::npos);
 
   HostArray x = random_array(DataType::Float32(), {2, 1, 8, 8}, -1, 1, 11);
@@ -98,7 +101,8 @@ class Module:
                 for (int kx = 0; kx < 3; ++kx) {
                   int iy = oy + ky - 1, ix = ox + kx - 1;
                   if (iy < 0 || iy >= 8 || ix < 0 || ix >= 8) continue;
-                  acc += x.f[static_cast<size_t>(n * 64 + iy * 8 + ix)] * w1.f[static_cast<size_t>(c * 9 + ky * 3 + kx)];
+                  acc += x.f[static_cast<size_t>(n * 64 + iy * 8 + ix)] *
+                         w1.f[static_cast<size_t>(c * 9 + ky * 3 + kx)];
                 }
               best = std::max(best, std::max(acc, 0.0));
             }
@@ -106,7 +110,8 @@ class Module:
         }
     for (int o = 0; o < 10; ++o) {
       double s = b2.f[o];
-      for (int k = 0; k < 64; ++k) s += flat[static_cast<size_t>(k)] * w2.f[static_cast<size_t>(o * 64 + k)];
+      for (int k = 0; k < 64; ++k)
+        s += flat[static_cast<size_t>(k)] * w2.f[static_cast<size_t>(o * 64 + k)];
       want.push_back(s);
     }
   }
@@ -138,7 +143,8 @@ TEST_CASE("legalize model: the shared SimpleCNN example legalizes and runs") {
             for (int kx = 0; kx < 3; ++kx) {
               int iy = y + ky - 1, ix = xx + kx - 1;
               if (iy < 0 || iy >= 32 || ix < 0 || ix >= 32) continue;
-              acc += x.f[static_cast<size_t>((ci * 32 + iy) * 32 + ix)] * w.f[static_cast<size_t>(((c * 3 + ci) * 3 + ky) * 3 + kx)];
+              acc += x.f[static_cast<size_t>((ci * 32 + iy) * 32 + ix)] *
+                     w.f[static_cast<size_t>(((c * 3 + ci) * 3 + ky) * 3 + kx)];
             }
         pooled[static_cast<size_t>(c)] += std::max(acc, 0.0) / 1024.0;
       }
@@ -146,7 +152,8 @@ TEST_CASE("legalize model: the shared SimpleCNN example legalizes and runs") {
   std::vector<double> want;
   for (int o = 0; o < 10; ++o) {
     double s = fb.f[static_cast<size_t>(o)];
-    for (int k = 0; k < 16; ++k) s += pooled[static_cast<size_t>(k)] * fw.f[static_cast<size_t>(o * 16 + k)];
+    for (int k = 0; k < 16; ++k)
+      s += pooled[static_cast<size_t>(k)] * fw.f[static_cast<size_t>(o * 16 + k)];
     want.push_back(s);
   }
   CHECK(compare(got, want, 1e-4, 1e-5) == "");

@@ -21,15 +21,16 @@ std::string prim_func_text(const std::string& module_text, const std::string& na
 }
 
 std::string legalized(const std::string& params, const std::string& call) {
-  return legalize_text("@I.ir_module\nclass Module:\n    @R.function\n    def main(" + params + "):\n        y = " + call +
-                       "\n        return y\n")
+  return legalize_text("@I.ir_module\nclass Module:\n    @R.function\n    def main(" + params +
+                       "):\n        y = " + call + "\n        return y\n")
       .text;
 }
 
 }  // namespace
 
 TEST_CASE("legalize print: broadcasting add as TVM prints it") {
-  auto text = legalized(R"(x: R.Tensor((2, 320), "float32"), b: R.Tensor((320,), "float32"))", "R.add(x, b)");
+  auto text = legalized(R"(x: R.Tensor((2, 320), "float32"), b: R.Tensor((320,), "float32"))",
+                        "R.add(x, b)");
   CHECK(prim_func_text(text, "add") == R"(    @T.prim_func(private=True)
     def add(A: T.Buffer((T.int64(2), T.int64(320)), "float32"), B: T.Buffer((T.int64(320),), "float32"), T_add: T.Buffer((T.int64(2), T.int64(320)), "float32")):
         T.func_attr({"tir.noalias": T.bool(True)})
@@ -41,11 +42,15 @@ TEST_CASE("legalize print: broadcasting add as TVM prints it") {
                 T.writes(T_add[v_ax0, v_ax1])
                 T_add[v_ax0, v_ax1] = A[v_ax0, v_ax1] + B[v_ax1]
 )");
-  CHECK(text.find("y = R.call_tir(cls.add, (x, b), out_sinfo=R.Tensor((2, 320), dtype=\"float32\"))") != std::string::npos);
+  CHECK(text.find(
+            "y = R.call_tir(cls.add, (x, b), out_sinfo=R.Tensor((2, 320), dtype=\"float32\"))") !=
+        std::string::npos);
 }
 
 TEST_CASE("legalize print: symbolic broadcasting add uses match_buffer") {
-  auto text = legalized(R"(x: R.Tensor((1, "c", "d"), "float32"), y: R.Tensor(("a", "b", "c", 1), "float32"))", "R.add(x, y)");
+  auto text = legalized(
+      R"(x: R.Tensor((1, "c", "d"), "float32"), y: R.Tensor(("a", "b", "c", 1), "float32"))",
+      "R.add(x, y)");
   CHECK(prim_func_text(text, "add") == R"(    @T.prim_func(private=True)
     def add(var_A: T.handle, var_B: T.handle, var_T_add: T.handle):
         T.func_attr({"tir.noalias": T.bool(True)})
@@ -92,7 +97,8 @@ TEST_CASE("legalize print: exp and relu are compute stages over i0, i1") {
 }
 
 TEST_CASE("legalize print: matmul and sum are reductions with init") {
-  auto text = legalized(R"(x: R.Tensor((2, 1280), "float32"), w: R.Tensor((1280, 320), "float32"))", "R.matmul(x, w)");
+  auto text = legalized(R"(x: R.Tensor((2, 1280), "float32"), w: R.Tensor((1280, 320), "float32"))",
+                        "R.matmul(x, w)");
   CHECK(prim_func_text(text, "matmul") == R"(    @T.prim_func(private=True)
     def matmul(A: T.Buffer((T.int64(2), T.int64(1280)), "float32"), B: T.Buffer((T.int64(1280), T.int64(320)), "float32"), matmul: T.Buffer((T.int64(2), T.int64(320)), "float32")):
         T.func_attr({"tir.noalias": T.bool(True)})
@@ -123,8 +129,9 @@ TEST_CASE("legalize print: matmul and sum are reductions with init") {
 }
 
 TEST_CASE("legalize print: conv2d pads into pad_temp then reduces in conv2d_nchw") {
-  auto text = legalized(R"(x: R.Tensor((2, 320, 64, 64), "float32"), w: R.Tensor((320, 320, 3, 3), "float32"))",
-                        "R.nn.conv2d(x, w, padding=[1, 1])");
+  auto text = legalized(
+      R"(x: R.Tensor((2, 320, 64, 64), "float32"), w: R.Tensor((320, 320, 3, 3), "float32"))",
+      "R.nn.conv2d(x, w, padding=[1, 1])");
   CHECK(prim_func_text(text, "conv2d") == R"(    @T.prim_func(private=True)
     def conv2d(A: T.Buffer((T.int64(2), T.int64(320), T.int64(64), T.int64(64)), "float32"), B: T.Buffer((T.int64(320), T.int64(320), T.int64(3), T.int64(3)), "float32"), conv2d_nchw: T.Buffer((T.int64(2), T.int64(320), T.int64(64), T.int64(64)), "float32")):
         T.func_attr({"tir.noalias": T.bool(True)})

@@ -43,7 +43,8 @@ void collect_call_tir(const ir::Ref<ir::Expr>& e, std::vector<std::string>& name
 }
 }  // namespace
 
-ir::Ref<ir::tir::PrimFunc> called_prim_func(const ir::IRModule& m, const std::string& fn, size_t index) {
+ir::Ref<ir::tir::PrimFunc> called_prim_func(const ir::IRModule& m, const std::string& fn,
+                                            size_t index) {
   auto f = ir::as_relax_function(m.lookup(fn));
   REQUIRE(f);
   std::vector<std::string> names;
@@ -54,8 +55,8 @@ ir::Ref<ir::tir::PrimFunc> called_prim_func(const ir::IRModule& m, const std::st
   return pf;
 }
 
-HostArray run_func(const ir::tir::PrimFunc& func, std::vector<HostArray> inputs, ir::DataType out_dtype,
-                   std::vector<int64_t> out_shape) {
+HostArray run_func(const ir::tir::PrimFunc& func, std::vector<HostArray> inputs,
+                   ir::DataType out_dtype, std::vector<int64_t> out_shape) {
   HostArray out(out_dtype, std::move(out_shape));
   std::vector<compiler::tir_eval::Arg> args;
   for (auto& a : inputs) args.emplace_back(&a);
@@ -64,7 +65,8 @@ HostArray run_func(const ir::tir::PrimFunc& func, std::vector<HostArray> inputs,
   return out;
 }
 
-HostArray random_array(ir::DataType dtype, std::vector<int64_t> shape, double lo, double hi, uint32_t seed) {
+HostArray random_array(ir::DataType dtype, std::vector<int64_t> shape, double lo, double hi,
+                       uint32_t seed) {
   HostArray a(dtype, std::move(shape));
   std::mt19937 gen(seed);
   std::uniform_real_distribution<double> dist(lo, hi);
@@ -80,12 +82,14 @@ HostArray random_array(ir::DataType dtype, std::vector<int64_t> shape, double lo
   return a;
 }
 
-std::string compare(const HostArray& got, const std::vector<double>& want, double rtol, double atol) {
+std::string compare(const HostArray& got, const std::vector<double>& want, double rtol,
+                    double atol) {
   if (static_cast<size_t>(got.size()) != want.size())
     return "size " + std::to_string(got.size()) + " vs " + std::to_string(want.size());
   for (size_t k = 0; k < want.size(); ++k) {
     double g = got.get(static_cast<int64_t>(k)), w = want[k];
-    bool ok = (std::isnan(g) && std::isnan(w)) || (g == w) || std::fabs(g - w) <= atol + rtol * std::fabs(w);
+    bool ok = (std::isnan(g) && std::isnan(w)) || (g == w) ||
+              std::fabs(g - w) <= atol + rtol * std::fabs(w);
     if (!ok) {
       std::ostringstream os;
       os << "element " << k << ": got " << g << ", want " << w;

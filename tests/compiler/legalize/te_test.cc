@@ -37,10 +37,13 @@ TEST_CASE("te: a compute then a reduction, with a symbolic dim") {
   auto n = ir::make<tir::Var>("n", DataType::Int64());
   te::Builder b;
   te::Tensor a = b.placeholder({n, te::i64(3)}, DataType::Float32(), "A");
-  te::Tensor sq = b.compute(a.shape(), DataType::Float32(), "T_multiply",
-                            [&](const te::Exprs& i) { return te::mul(a(i), a(i)); }, "ax");
-  te::Tensor red = b.reduce({n}, {te::i64(3)}, te::ReduceKind::kSum, DataType::Float32(), "T_multiply_red",
-                            [&](const te::Exprs& i, const te::Exprs& k) { return sq({i[0], k[0]}); });
+  te::Tensor sq = b.compute(
+      a.shape(), DataType::Float32(), "T_multiply",
+      [&](const te::Exprs& i) { return te::mul(a(i), a(i)); }, "ax");
+  te::Tensor red = b.reduce({n}, {te::i64(3)}, te::ReduceKind::kSum, DataType::Float32(),
+                            "T_multiply_red", [&](const te::Exprs& i, const te::Exprs& k) {
+                              return sq({i[0], k[0]});
+                            });
   auto f = b.build({a, red});
   REQUIRE(f->params.size() == 2);
   CHECK(f->buffer_of(f->params[0])->name == "A");
@@ -79,7 +82,8 @@ TEST_CASE("te: reduction identities and combiners") {
   CHECK(te::reduce_identity(ReduceKind::kSum, f32).as<tir::FloatImm>()->value == 0.0);
   CHECK(te::reduce_identity(ReduceKind::kProd, f32).as<tir::FloatImm>()->value == 1.0);
   CHECK(te::reduce_identity(ReduceKind::kMax, f32).as<tir::FloatImm>()->value < -3.4e38);
-  CHECK(te::reduce_identity(ReduceKind::kMin, DataType::Int32()).as<tir::IntImm>()->value == 2147483647);
+  CHECK(te::reduce_identity(ReduceKind::kMin, DataType::Int32()).as<tir::IntImm>()->value ==
+        2147483647);
   CHECK(te::reduce_identity(ReduceKind::kMax, DataType::Int(8)).as<tir::IntImm>()->value == -128);
   CHECK(te::reduce_identity(ReduceKind::kMax, DataType::UInt(8)).as<tir::IntImm>()->value == 0);
   auto x = te::const_of(f32, 2), y = te::const_of(f32, 3);
@@ -96,7 +100,11 @@ TEST_CASE("te: a given init value and a max reduction print as TVM writes them")
   mod.add(ir::make<ir::GlobalVar>("max"), b.build({a, m}));
   std::string text = syntax::print_module(mod);
   INFO(text);
-  CHECK(text.find("def max(A: T.Buffer((T.int64(4),), \"float32\"), A_red: T.Buffer((), \"float32\")):") != std::string::npos);
+  CHECK(
+      text.find(
+          "def max(A: T.Buffer((T.int64(4),), \"float32\"), A_red: T.Buffer((), \"float32\")):") !=
+      std::string::npos);
   CHECK(text.find("A_red[()] = T.max(A_red[()], A[v_k0])") != std::string::npos);
-  CHECK(text.find("A_red[()] = T.float32(-340282346638528859811704183484516925440.0)") != std::string::npos);
+  CHECK(text.find("A_red[()] = T.float32(-340282346638528859811704183484516925440.0)") !=
+        std::string::npos);
 }

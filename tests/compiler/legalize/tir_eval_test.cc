@@ -39,7 +39,8 @@ class Module:
                     B[i] = T.float32(1.0)
                 else:
                     B[i] = v
-)", "clamp_scale");
+)",
+                      "clamp_scale");
   HostArray a(DataType::Float32(), {4});
   a.f = {0.25, 0.5, 0.75, -3};
   HostArray b(DataType::Float32(), {4});
@@ -59,7 +60,8 @@ class Module:
                 with T.init():
                     B[vi] = T.float32(10.0)
                 B[vi] = B[vi] + A[vi, vk]
-)", "rowsum");
+)",
+                      "rowsum");
   HostArray a(DataType::Float32(), {2, 3});
   a.f = {1, 2, 3, 4, 5, 6};
   HostArray b(DataType::Float32(), {2});
@@ -79,7 +81,8 @@ class Module:
         B[2] = T.truncdiv(A[0], A[1])
         B[3] = T.truncmod(A[0], A[1])
         B[4] = A[0] * T.int32(1073741824)
-)", "ints");
+)",
+                      "ints");
   HostArray a(DataType::Int32(), {2});
   a.i = {-7, 2};
   HostArray b(DataType::Int32(), {5});
@@ -108,7 +111,8 @@ class Module:
     def shift(A: T.Buffer((3,), "float32"), B: T.Buffer((3,), "float32")):
         for i in range(3):
             B[i] = A[i + 1]
-)", "shift");
+)",
+                      "shift");
   HostArray a(DataType::Float32(), {3});
   HostArray b(DataType::Float32(), {3});
   CHECK_THROWS_WITH(run(*f, {&a, &b}), Catch::Contains("out of bounds") && Catch::Contains("`A`"));
