@@ -1,0 +1,80 @@
+// Internal to compiler/legalize: the context a per-op legalization builds its PrimFunc in, and
+// the registration of the op families' legalizations.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "compiler/legalize/legalize.h"
+#include "compiler/te/te.h"
+
+namespace relax::compiler::legalize {
+
+using te::Expr;
+using te::Exprs;
+using te::Tensor;
+
+class Ctx {
+ public:
+  Ctx(const ir::Call& call, ir::DiagnosticBag& diags) : call(call), diags(diags) {}
+
+  const ir::Call& call;
+  ir::DiagnosticBag& diags;
+  te::Builder b;
+  std::string name;           // PrimFunc name hint
+  std::optional<Tensor> out;  // the output tensor (the last stage, or a given one)
+  std::vector<Tensor> outs;   // or the outputs of an op with a tuple result, in order
+
+  // The tensor struct info of argument `i` with known dims (null otherwise).
+  const ir::TensorStructInfo* tensor_sinfo(size_t i) const;
+  // A placeholder for tensor argument `i` (named A, B, ... in order of creation); passes the
+  // argument to the call. nullopt when the shape is not known.
+  std::optional<Tensor> input(size_t i);
+  // A scalar parameter for an `R.Prim` argument `i` (named as placeholders are); null when the
+  // argument is not a prim value of known dtype.
+  ir::Ref<ir::tir::Var> scalar_input(size_t i);
+  // A placeholder for an arbitrary relax expression with known tensor shape.
+  std::optional<Tensor> input_expr(const ir::Ref<ir::Expr>& e);
+  // The result's dims and dtype (remapped to the PrimFunc's vars); nullopt when not known.
+  std::optional<Exprs> out_shape() const;
+  ir::DataType out_dtype() const;
+  // For a tuple result: the dims and dtype of each field (nullopt when one is not known).
+  std::optional<std::vector<std::pair<Exprs, ir::DataType>>> out_fields() const;
+  // A relax-side dim in terms of the PrimFunc's fresh vars.
+  Expr remap(const Expr& dim) const;
+  // Attributes.
+  std::optional<std::vector<int64_t>> ints(const std::string& key) const;  // null: nullopt
+  int64_t int_attr(const std::string& key, int64_t fallback) const;
+  double float_attr(const std::string& key, double fallback) const;
+  std::string str_attr(const std::string& key, const std::string& fallback = "") const;
+  bool bool_attr(const std::string& key, bool fallback) const;
+  // Reports E0742 (unsupported attributes) and returns false.
+  bool unsupported(const std::string& why);
+
+  std::vector<te::Builder::Param> params;
+  std::vector<ir::Ref<ir::Expr>> args;
+
+ private:
+  mutable std::unordered_map<const ir::tir::Var*, ir::Ref<ir::tir::Var>> vars_;
+};
+
+// A legalization: builds into the context, sets `name` and `out`; false = not legalized.
+using LegalizeFn = std::function<bool(Ctx&)>;
+using Table = std::unordered_map<std::string, LegalizeFn>;
+
+void register_elementwise(Table& t);
+void register_reduce(Table& t);
+void register_manipulate(Table& t);
+void register_nn(Table& t);
+void register_misc(Table& t);
+
+// Shared helpers.
+// Numpy broadcasting of `x` (loaded at the output indices `idx` of an output of rank idx.size()).
+Expr broadcast_load(const Tensor& x, const Exprs& idx, const Exprs& out_shape);
+// Axis normalization (negative axes count from the end).
+int64_t norm_axis(int64_t axis, int64_t ndim);
+
+}  // namespace relax::compiler::legalize

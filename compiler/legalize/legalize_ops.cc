@@ -1,0 +1,365 @@
+// LegalizeOps: the pass and the per-call driver (see legalize.h). It rewrites op calls bound in
+// Relax functions (every block, if branches and nested functions) into call_tir of the PrimFuncs
+// the op families build; it leaves alone calls of module functions, of call_tir and other
+// structural ops, calls with unknown shapes, and ops without a legalization.
+#include <unordered_set>
+
+#include "analysis/arith/substitute.h"
+#include "analysis/ops/op_registry.h"
+#include "compiler/legalize/legalize_impl.h"
+#include "ir/structural_equal.h"
+
+namespace relax::compiler::legalize {
+
+using ir::make;
+using ir::Ref;
+
+namespace diag {
+inline constexpr const char* kNoLegalization = "E0740";  // op left as is: no legalization
+inline constexpr const char* kUnknownShape = "E0741";    // op left as is: shapes not known
+inline constexpr const char* kUnsupported = "E0742";     // attributes the legalization lacks
+}  // namespace diag
+
+// ---- Ctx ---------------------------------------------------------------------------------------
+
+const ir::TensorStructInfo* Ctx::tensor_sinfo(size_t i) const {
+  if (i >= call.args.size() || !call.args[i]->struct_info) return nullptr;
+  auto t = call.args[i]->struct_info.as_ptr<ir::TensorStructInfo>();
+  if (!t || !t->shape_values() || t->is_unknown_dtype()) return nullptr;
+  return t;
+}
+
+Expr Ctx::remap(const Expr& dim) const {
+  return analysis::arith::substitute(dim, [this](const Ref<ir::tir::Var>& v) -> Expr {
+    auto it = vars_.find(v.get());
+    if (it != vars_.end()) return it->second;
+    auto fresh = make<ir::tir::Var>(v->name, v->dtype);
+    vars_[v.get()] = fresh;
+    return fresh;
+  });
+}
+
+std::optional<Tensor> Ctx::input_expr(const Ref<ir::Expr>& e) {
+  if (!e->struct_info) return std::nullopt;
+  auto t = e->struct_info.as_ptr<ir::TensorStructInfo>();
+  if (!t || !t->shape_values() || t->is_unknown_dtype()) return std::nullopt;
+  Exprs shape;
+  for (const auto& d : *t->shape_values()) shape.push_back(remap(d));
+  size_t n = params.size();
+  std::string nm =
+      n < 26 ? std::string(1, static_cast<char>('A' + n)) : "input" + std::to_string(n);
+  Tensor x = b.placeholder(shape, t->dtype, nm);
+  params.emplace_back(x);
+  args.push_back(e);
+  return x;
+}
+
+ir::Ref<ir::tir::Var> Ctx::scalar_input(size_t i) {
+  if (i >= call.args.size()) return nullptr;
+  auto p = call.args[i]->struct_info.as_ptr<ir::PrimStructInfo>();
+  if (!p || p->dtype.is_void()) return nullptr;
+  size_t n = params.size();
+  std::string nm =
+      n < 26 ? std::string(1, static_cast<char>('A' + n)) : "input" + std::to_string(n);
+  auto v = make<ir::tir::Var>(nm, p->dtype);
+  params.emplace_back(v);
+  args.push_back(call.args[i]);
+  return v;
+}
+
+std::optional<Tensor> Ctx::input(size_t i) {
+  if (i >= call.args.size()) return std::nullopt;
+  return input_expr(call.args[i]);
+}
+
+std::optional<Exprs> Ctx::out_shape() const {
+  if (!call.struct_info) return std::nullopt;
+  auto t = call.struct_info.as_ptr<ir::TensorStructInfo>();
+  if (!t || !t->shape_values()) return std::nullopt;
+  Exprs shape;
+  for (const auto& d : *t->shape_values()) shape.push_back(remap(d));
+  return shape;
+}
+
+std::optional<std::vector<std::pair<Exprs, ir::DataType>>> Ctx::out_fields() const {
+  auto tup = call.struct_info.as_ptr<ir::TupleStructInfo>();
+  if (!tup) return std::nullopt;
+  std::vector<std::pair<Exprs, ir::DataType>> out;
+  for (const auto& f : tup->fields) {
+    auto t = f.as_ptr<ir::TensorStructInfo>();
+    if (!t || !t->shape_values()) return std::nullopt;
+    Exprs shape;
+    for (const auto& d : *t->shape_values()) shape.push_back(remap(d));
+    out.emplace_back(shape, t->dtype);
+  }
+  return out;
+}
+
+ir::DataType Ctx::out_dtype() const {
+  if (auto t = call.struct_info.as_ptr<ir::TensorStructInfo>()) return t->dtype;
+  return ir::DataType::Void();
+}
+
+std::optional<std::vector<int64_t>> Ctx::ints(const std::string& key) const {
+  auto v = call.attrs.find(key);
+  if (!v) return std::nullopt;
+  std::vector<int64_t> out;
+  if (auto i = v.as_ptr<ir::IntValue>()) return std::vector<int64_t>{i->value};
+  if (auto a = v.as_ptr<ir::ArrayValue>()) {
+    for (const auto& item : a->items) {
+      if (auto i = item.as_ptr<ir::IntValue>())
+        out.push_back(i->value);
+      else if (auto imm = item.as_ptr<ir::tir::IntImm>())
+        out.push_back(imm->value);
+      else
+        return std::nullopt;
+    }
+    return out;
+  }
+  return std::nullopt;
+}
+
+int64_t Ctx::int_attr(const std::string& key, int64_t fallback) const {
+  auto v = call.attrs.find(key);
+  if (auto i = v.as_ptr<ir::IntValue>()) return i->value;
+  if (auto imm = v.as_ptr<ir::tir::IntImm>()) return imm->value;
+  return fallback;
+}
+
+double Ctx::float_attr(const std::string& key, double fallback) const {
+  auto v = call.attrs.find(key);
+  if (auto f = v.as_ptr<ir::FloatValue>()) return f->value;
+  if (auto i = v.as_ptr<ir::IntValue>()) return static_cast<double>(i->value);
+  if (auto f = v.as_ptr<ir::tir::FloatImm>()) return f->value;
+  return fallback;
+}
+
+std::string Ctx::str_attr(const std::string& key, const std::string& fallback) const {
+  if (auto s = call.attrs.find(key).as_ptr<ir::StringValue>()) return s->value;
+  return fallback;
+}
+
+bool Ctx::bool_attr(const std::string& key, bool fallback) const {
+  if (auto b = call.attrs.find(key).as_ptr<ir::BoolValue>()) return b->value;
+  return fallback;
+}
+
+bool Ctx::unsupported(const std::string& why) {
+  diags.error(diag::kUnsupported, call.span, "cannot legalize " + call.op_name() + ": " + why);
+  return false;
+}
+
+// ---- Shared helpers ----------------------------------------------------------------------------
+
+Expr broadcast_load(const Tensor& x, const Exprs& idx, const Exprs& out_shape) {
+  size_t r = x.ndim();
+  size_t off = idx.size() - r;
+  Exprs in;
+  for (size_t d = 0; d < r; ++d) {
+    bool one = ir::tir::is_const_int(x.shape()[d], 1);
+    bool out_one = ir::tir::is_const_int(out_shape[d + off], 1);
+    in.push_back(one && !out_one ? te::i64(0) : idx[d + off]);
+  }
+  return x(in);
+}
+
+int64_t norm_axis(int64_t axis, int64_t ndim) {
+  return axis < 0 ? axis + ndim : axis;
+}
+
+// ---- Table and driver --------------------------------------------------------------------------
+
+namespace {
+
+const Table& table() {
+  static const Table t = [] {
+    Table tab;
+    register_elementwise(tab);
+    register_reduce(tab);
+    register_manipulate(tab);
+    register_nn(tab);
+    register_misc(tab);
+    return tab;
+  }();
+  return t;
+}
+
+bool all_shapes_known(const ir::Call& call) {
+  auto known = [](const Ref<ir::StructInfo>& s, auto&& self) -> bool {
+    if (!s) return false;
+    if (auto t = s.as_ptr<ir::TensorStructInfo>()) return t->shape_values() != nullptr;
+    if (auto sh = s.as_ptr<ir::ShapeStructInfo>()) return sh->values.has_value();
+    if (auto tup = s.as_ptr<ir::TupleStructInfo>()) {
+      for (const auto& f : tup->fields)
+        if (!self(f, self)) return false;
+    }
+    return true;
+  };
+  for (const auto& a : call.args)
+    if (!known(a->struct_info, known)) return false;
+  return known(call.struct_info, known);
+}
+
+}  // namespace
+
+bool has_legalization(const std::string& op_name) {
+  return table().count(op_name) != 0;
+}
+
+std::vector<std::string> legalized_ops() {
+  std::vector<std::string> out;
+  for (const auto* op : analysis::OpRegistry::global().all())
+    if (has_legalization(op->name)) out.push_back(op->name);
+  return out;
+}
+
+std::vector<std::string> unlegalized_ops() {
+  std::vector<std::string> out;
+  for (const auto* op : analysis::OpRegistry::global().all())
+    if (!has_legalization(op->name)) out.push_back(op->name);
+  return out;
+}
+
+std::optional<Legalized> legalize(const ir::Call& call, ir::DiagnosticBag& diags) {
+  auto it = table().find(call.op_name());
+  if (it == table().end()) return std::nullopt;
+  if (!all_shapes_known(call)) return std::nullopt;
+  Ctx ctx(call, diags);
+  if (!it->second(ctx) || (!ctx.out && ctx.outs.empty())) return std::nullopt;
+  if (ctx.out) ctx.params.emplace_back(*ctx.out);
+  for (const auto& o : ctx.outs) ctx.params.emplace_back(o);
+  Legalized out;
+  out.name_hint = ctx.name;
+  out.func = ctx.b.build(ctx.params);
+  out.args = ctx.args;
+  out.out_sinfo = call.struct_info;
+  return out;
+}
+
+// ---- The pass ----------------------------------------------------------------------------------
+
+namespace {
+
+class Rewriter {
+ public:
+  Rewriter(ir::IRModule& module, ir::DiagnosticBag& diags) : module_(module), diags_(diags) {}
+
+  Ref<ir::Expr> expr(const Ref<ir::Expr>& e) {
+    if (!e) return e;
+    if (auto seq = e.as<ir::SeqExpr>()) return seq_expr(seq);
+    if (auto f = e.as<ir::Function>()) return function(f);
+    if (auto i = e.as<ir::If>()) {
+      auto out = ir::copy(i);
+      out->true_branch = seq_expr(i->true_branch);
+      out->false_branch = seq_expr(i->false_branch);
+      return out;
+    }
+    if (auto c = e.as<ir::Call>()) return call(c);
+    return e;
+  }
+
+  Ref<ir::Function> function(const Ref<ir::Function>& f) {
+    auto out = ir::copy(f);
+    out->body = seq_expr(f->body);
+    return out;
+  }
+
+ private:
+  Ref<ir::SeqExpr> seq_expr(const Ref<ir::SeqExpr>& s) {
+    if (!s) return s;
+    std::vector<Ref<ir::BindingBlock>> blocks;
+    for (const auto& blk : s->blocks) {
+      std::vector<Ref<ir::Binding>> bindings;
+      for (const auto& bnd : blk->bindings) {
+        Ref<ir::Expr> v = expr(bnd->value);
+        if (v.same_as(bnd->value)) {
+          bindings.push_back(bnd);
+        } else if (auto mc = bnd.as<ir::MatchCast>()) {
+          bindings.push_back(make<ir::MatchCast>(mc->var, v, mc->struct_info));
+        } else {
+          bindings.push_back(make<ir::VarBinding>(bnd->var, v));
+        }
+      }
+      blocks.push_back(make<ir::BindingBlock>(bindings, blk->is_dataflow));
+    }
+    auto out = make<ir::SeqExpr>(blocks, expr(s->body));
+    out->struct_info = s->struct_info;
+    out->span = s->span;
+    return out;
+  }
+
+  Ref<ir::Expr> call(const Ref<ir::Call>& c) {
+    const std::string& op = c->op_name();
+    if (op.empty()) return c;
+    const auto* info = analysis::OpRegistry::global().find(op);
+    if (!has_legalization(op)) {
+      // Structural ops (call_tir, memory, VM builtins, ...) are lowered by other passes.
+      if (info && info->pattern != analysis::OpPattern::kOpaque && !warned_.count(op)) {
+        warned_.insert(op);
+        diags_.warning(diag::kNoLegalization, c->span,
+                       "no legalization for " + op + " yet; the call is left as is");
+      }
+      return c;
+    }
+    auto leg = legalize(*c, diags_);
+    if (!leg) {
+      if (!all_shapes_known(*c))
+        diags_.report(
+            ir::Severity::kNote, diag::kUnknownShape, c->span,
+            op + " is not legalized: the shapes of its arguments or result are not known");
+      return c;
+    }
+    Ref<ir::GlobalVar> gvar = add_func(*leg);
+    auto tuple = make<ir::Tuple>(leg->args);
+    std::vector<Ref<ir::StructInfo>> fields;
+    for (const auto& a : leg->args) fields.push_back(a->struct_info);
+    tuple->struct_info = make<ir::TupleStructInfo>(fields);
+    auto out =
+        make<ir::Call>(ir::Op::get("relax.call_tir"), std::vector<Ref<ir::Expr>>{gvar, tuple},
+                       ir::Attrs{}, std::vector<Ref<ir::StructInfo>>{leg->out_sinfo});
+    out->struct_info = c->struct_info;
+    out->span = c->span;
+    return out;
+  }
+
+  Ref<ir::GlobalVar> add_func(const Legalized& leg) {
+    for (const auto& m : module_.functions) {
+      auto pf = ir::as_prim_func(m.func);
+      if (pf && ir::structural_equal(pf, leg.func)) return m.gvar;
+    }
+    std::string name = leg.name_hint;
+    for (int k = 1; module_.find(name); ++k) name = leg.name_hint + std::to_string(k);
+    auto gvar = make<ir::GlobalVar>(name);
+    module_.add(gvar, leg.func);
+    return gvar;
+  }
+
+  ir::IRModule& module_;
+  ir::DiagnosticBag& diags_;
+  std::unordered_set<std::string> warned_;
+};
+
+}  // namespace
+
+Ref<ir::IRModule> legalize_module(const ir::IRModule& module, ir::DiagnosticBag& diags) {
+  auto out = make<ir::IRModule>(module);
+  Rewriter rw(*out, diags);
+  std::vector<ir::IRModule::Member> members = module.functions;
+  for (const auto& m : members) {
+    if (auto f = ir::as_relax_function(m.func)) out->add(m.gvar, rw.function(f));
+  }
+  return out;
+}
+
+Pass legalize_ops_pass() {
+  Pass p;
+  p.name = "LegalizeOps";
+  p.opt_level = 0;
+  p.doc = "Replace calls of Relax ops with known shapes by call_tir of TIR PrimFuncs";
+  p.fn = [](Ref<ir::IRModule> m, PassContext& ctx) {
+    return legalize_module(*m, ctx.diagnostics());
+  };
+  return p;
+}
+
+}  // namespace relax::compiler::legalize

@@ -1,0 +1,227 @@
+// Legalizations of NCHW convolution and pooling: conv2d (OIHW weights, any groups) as a
+// `pad_temp` stage and a `conv2d_nchw` reduction; max_pool2d / avg_pool2d as `pad_temp` and
+// `pool_max` / `pool_sum` + `pool_avg`; adaptive_avg_pool2d with static sizes. Other layouts are
+// reported as unsupported (E0742).
+#include <algorithm>
+
+#include "compiler/legalize/legalize_impl.h"
+
+namespace relax::compiler::legalize {
+
+using ir::DataType;
+using ir::ObjectKind;
+using namespace te;  // NOLINT
+
+namespace {
+
+// (top, left, bottom, right) from a 1-, 2- or 4-element padding.
+std::optional<std::vector<int64_t>> pad4(const std::vector<int64_t>& p) {
+  if (p.size() == 1) return std::vector<int64_t>{p[0], p[0], p[0], p[0]};
+  if (p.size() == 2) return std::vector<int64_t>{p[0], p[1], p[0], p[1]};
+  if (p.size() == 4) return p;
+  return std::nullopt;
+}
+
+std::optional<std::vector<int64_t>> pair(const std::vector<int64_t>& p) {
+  if (p.size() == 1) return std::vector<int64_t>{p[0], p[0]};
+  if (p.size() == 2) return p;
+  return std::nullopt;
+}
+
+// A padded copy of NCHW `x` of spatial extents (hp, wp), with `pad` outside the data. As topi's
+// pad: a bound is tested only on a side with padding; without padding the stage is a copy.
+Tensor pad_stage(Builder& b, const Tensor& x, int64_t pt, int64_t pl, int64_t pb, int64_t pr,
+                 const Expr& hp, const Expr& wp, const Expr& pad) {
+  const Exprs& s = x.shape();
+  Exprs shape{s[0], s[1], hp, wp};
+  auto upper = [](const Expr& dim, int64_t before) {
+    if (auto d = ir::tir::as_const_int(dim)) return i64(*d + before);
+    return before == 0 ? dim : add(dim, i64(before));
+  };
+  return b.compute(
+      shape, x.dtype(), "pad_temp",
+      [&](const Exprs& i) {
+        Expr yin = pt == 0 ? i[2] : sub(i[2], i64(pt));
+        Expr xin = pl == 0 ? i[3] : sub(i[3], i64(pl));
+        Expr cond;
+        auto both = [&](const Expr& c) { cond = cond ? logical_and(cond, c) : c; };
+        if (pt != 0) both(cmp(ObjectKind::kLE, i64(pt), i[2]));
+        if (pb != 0) both(cmp(ObjectKind::kLT, i[2], upper(s[2], pt)));
+        if (pl != 0) both(cmp(ObjectKind::kLE, i64(pl), i[3]));
+        if (pr != 0) both(cmp(ObjectKind::kLT, i[3], upper(s[3], pl)));
+        Expr v = x({i[0], i[1], yin, xin});
+        return cond ? if_then_else(cond, v, pad) : v;
+      },
+      "i");
+}
+
+// The padded extent a window needs: (out - 1) * stride + (k - 1) * dilation + 1.
+Expr window_extent(const Expr& out, int64_t stride, int64_t k, int64_t dil) {
+  if (auto o = ir::tir::as_const_int(out)) return i64((*o - 1) * stride + (k - 1) * dil + 1);
+  return add(mul(sub(out, i64(1)), i64(stride)), i64((k - 1) * dil + 1));
+}
+
+bool conv2d(Ctx& c) {
+  if (c.str_attr("data_layout", "NCHW") != "NCHW" ||
+      c.str_attr("kernel_layout", "OIHW") != "OIHW" || c.str_attr("out_layout", "NCHW") != "NCHW")
+    return c.unsupported("only NCHW data with OIHW weights is supported");
+  auto strides = pair(c.ints("strides").value_or(std::vector<int64_t>{1, 1}));
+  auto dil = pair(c.ints("dilation").value_or(std::vector<int64_t>{1, 1}));
+  auto pad = pad4(c.ints("padding").value_or(std::vector<int64_t>{0, 0}));
+  if (!strides || !dil || !pad)
+    return c.unsupported("strides, dilation or padding of an unexpected length");
+  int64_t groups = c.int_attr("groups", 1);
+  auto x = c.input(0);
+  auto w = c.input(1);
+  auto shape = c.out_shape();
+  if (!x || !w || !shape) return false;
+  Tensor xt = *x, wt = *w;
+  DataType dt = c.out_dtype();
+  const Exprs& ws = wt.shape();
+  Expr hp = add(xt.shape()[2], i64((*pad)[0] + (*pad)[2]));
+  Expr wp = add(xt.shape()[3], i64((*pad)[1] + (*pad)[3]));
+  if (auto h = ir::tir::as_const_int(xt.shape()[2])) hp = i64(*h + (*pad)[0] + (*pad)[2]);
+  if (auto v = ir::tir::as_const_int(xt.shape()[3])) wp = i64(*v + (*pad)[1] + (*pad)[3]);
+  Tensor padded = pad_stage(c.b, xt, (*pad)[0], (*pad)[1], (*pad)[2], (*pad)[3], hp, wp,
+                            const_of(xt.dtype(), 0));
+  Expr out_per_group;
+  if (groups > 1) {
+    auto k = ir::tir::as_const_int(ws[0]);
+    if (!k) return c.unsupported("grouped convolution with a symbolic channel count");
+    out_per_group = i64(*k / groups);
+  }
+  int64_t sh = (*strides)[0], sw = (*strides)[1], dh = (*dil)[0], dw = (*dil)[1];
+  c.name = "conv2d";
+  c.out = c.b.reduce(
+      *shape, {ws[1], ws[2], ws[3]}, ReduceKind::kSum, dt,
+      groups > 1 ? "group_conv2d_nchw" : "conv2d_nchw",
+      [&](const Exprs& i, const Exprs& r) {
+        Expr ch = r[0];
+        if (groups > 1) ch = add(mul(floordiv(i[1], out_per_group), ws[1]), r[0]);
+        Expr y = add(sh == 1 ? i[2] : mul(i[2], i64(sh)), dh == 1 ? r[1] : mul(r[1], i64(dh)));
+        Expr xx = add(sw == 1 ? i[3] : mul(i[3], i64(sw)), dw == 1 ? r[2] : mul(r[2], i64(dw)));
+        return mul(cast(dt, padded({i[0], ch, y, xx})), cast(dt, wt({i[1], r[0], r[1], r[2]})));
+      },
+      {"nn", "ff", "yy", "xx"}, {"rc", "ry", "rx"});
+  return true;
+}
+
+LegalizeFn pool2d(bool is_max) {
+  return [is_max](Ctx& c) {
+    if (c.str_attr("layout", "NCHW") != "NCHW" || c.str_attr("out_layout", "NCHW") != "NCHW")
+      return c.unsupported("only the NCHW layout is supported");
+    auto size = pair(c.ints("pool_size").value_or(std::vector<int64_t>{1, 1}));
+    auto strides = pair(c.ints("strides").value_or(std::vector<int64_t>{1, 1}));
+    auto dil = pair(c.ints("dilation").value_or(std::vector<int64_t>{1, 1}));
+    auto pad = pad4(c.ints("padding").value_or(std::vector<int64_t>{0, 0}));
+    if (!size || !strides || !dil || !pad)
+      return c.unsupported("pool_size, strides, dilation or padding of an unexpected length");
+    bool include_pad = c.bool_attr("count_include_pad", false);
+    if (!is_max && !include_pad && ((*dil)[0] != 1 || (*dil)[1] != 1))
+      return c.unsupported("avg_pool2d with dilation and count_include_pad=False");
+    auto x = c.input(0);
+    auto shape = c.out_shape();
+    if (!x || !shape) return false;
+    Tensor xt = *x;
+    DataType dt = c.out_dtype();
+    int64_t kh = (*size)[0], kw = (*size)[1], sh = (*strides)[0], sw = (*strides)[1],
+            dh = (*dil)[0], dw = (*dil)[1];
+    Expr hp = window_extent((*shape)[2], sh, kh, dh);
+    Expr wp = window_extent((*shape)[3], sw, kw, dw);
+    Expr padv = is_max ? reduce_identity(ReduceKind::kMax, xt.dtype()) : const_of(xt.dtype(), 0);
+    // The window may reach past the data on the bottom/right (ceil_mode): guard both sides then.
+    Tensor padded = pad_stage(c.b, xt, (*pad)[0], (*pad)[1], 1, 1, hp, wp, padv);
+    auto window = [&](const Exprs& i, const Exprs& r) {
+      Expr y = add(sh == 1 ? i[2] : mul(i[2], i64(sh)), dh == 1 ? r[0] : mul(r[0], i64(dh)));
+      Expr xx = add(sw == 1 ? i[3] : mul(i[3], i64(sw)), dw == 1 ? r[1] : mul(r[1], i64(dw)));
+      return padded({i[0], i[1], y, xx});
+    };
+    c.name = is_max ? "max_pool2d" : "avg_pool2d";
+    if (is_max) {
+      c.out = c.b.reduce(*shape, {i64(kh), i64(kw)}, ReduceKind::kMax, dt, "pool_max", window,
+                         {"ax0", "ax1", "ax2", "ax3"}, {"rv0", "rv1"});
+      return true;
+    }
+    Tensor sum = c.b.reduce(*shape, {i64(kh), i64(kw)}, ReduceKind::kSum, dt, "pool_sum", window,
+                            {"ax0", "ax1", "ax2", "ax3"}, {"rv0", "rv1"});
+    int64_t pt = (*pad)[0], pl = (*pad)[1];
+    const Exprs& s = xt.shape();
+    c.out = c.b.compute(
+        *shape, dt, "pool_avg",
+        [&](const Exprs& i) {
+          Expr count;
+          if (include_pad) {
+            count = i64(kh * kw);
+          } else {
+            Expr hs = sub(mul(i[2], i64(sh)), i64(pt));
+            Expr ws = sub(mul(i[3], i64(sw)), i64(pl));
+            Expr hcount = sub(min(add(hs, i64(kh)), s[2]), max(hs, i64(0)));
+            Expr wcount = sub(min(add(ws, i64(kw)), s[3]), max(ws, i64(0)));
+            count = mul(hcount, wcount);
+          }
+          return div(sum(i), cast(dt, count));
+        },
+        "ax");
+    return true;
+  };
+}
+
+// adaptive_avg_pool2d: output cell (i, j) averages rows floor(i*H/OH) .. ceil((i+1)*H/OH) - 1 and
+// the same for columns; the reduction runs over the widest window, masking the rest.
+bool adaptive_avg_pool2d(Ctx& c) {
+  if (c.str_attr("layout", "NCHW") != "NCHW" || c.str_attr("out_layout", "NCHW") != "NCHW")
+    return c.unsupported("only the NCHW layout is supported");
+  auto x = c.input(0);
+  auto shape = c.out_shape();
+  if (!x || !shape) return false;
+  Tensor xt = *x;
+  DataType dt = c.out_dtype();
+  auto h = ir::tir::as_const_int(xt.shape()[2]), w = ir::tir::as_const_int(xt.shape()[3]);
+  auto oh = ir::tir::as_const_int((*shape)[2]), ow = ir::tir::as_const_int((*shape)[3]);
+  if (!h || !w || !oh || !ow || *oh <= 0 || *ow <= 0)
+    return c.unsupported("adaptive pooling needs static spatial sizes");
+  auto widest = [](int64_t in, int64_t out) {
+    int64_t m = 0;
+    for (int64_t i = 0; i < out; ++i)
+      m = std::max(m, ((i + 1) * in + out - 1) / out - (i * in) / out);
+    return m;
+  };
+  auto start = [](const Expr& i, int64_t in, int64_t out) {
+    return floordiv(mul(i, i64(in)), i64(out));
+  };
+  auto end = [](const Expr& i, int64_t in, int64_t out) {
+    return floordiv(add(mul(add(i, i64(1)), i64(in)), i64(out - 1)), i64(out));
+  };
+  int64_t kh = widest(*h, *oh), kw = widest(*w, *ow);
+  c.name = "adaptive_avg_pool2d";
+  Tensor sum =
+      c.b.reduce(*shape, {i64(kh), i64(kw)}, ReduceKind::kSum, dt, "adaptive_pool_sum",
+                 [&](const Exprs& i, const Exprs& r) {
+                   Expr y = add(start(i[2], *h, *oh), r[0]);
+                   Expr xx = add(start(i[3], *w, *ow), r[1]);
+                   Expr inside = logical_and(cmp(ObjectKind::kLT, y, end(i[2], *h, *oh)),
+                                             cmp(ObjectKind::kLT, xx, end(i[3], *w, *ow)));
+                   return if_then_else(inside, cast(dt, xt({i[0], i[1], y, xx})), const_of(dt, 0));
+                 },
+                 {"ax0", "ax1", "ax2", "ax3"}, {"rv0", "rv1"});
+  c.out = c.b.compute(
+      *shape, dt, "adaptive_pool_avg",
+      [&](const Exprs& i) {
+        Expr count = mul(sub(end(i[2], *h, *oh), start(i[2], *h, *oh)),
+                         sub(end(i[3], *w, *ow), start(i[3], *w, *ow)));
+        return div(sum(i), cast(dt, count));
+      },
+      "ax");
+  return true;
+}
+
+}  // namespace
+
+void register_nn(Table& t) {
+  t["relax.nn.adaptive_avg_pool2d"] = adaptive_avg_pool2d;
+  t["relax.nn.conv2d"] = conv2d;
+  t["relax.nn.max_pool2d"] = pool2d(true);
+  t["relax.nn.avg_pool2d"] = pool2d(false);
+}
+
+}  // namespace relax::compiler::legalize
