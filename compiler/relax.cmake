@@ -9,4 +9,5 @@ list(APPEND RELAX_COMPILER_SOURCES
   relax/lower_alloc_tensor.cc
   relax/kill_after_last_use.cc
   relax/lower_runtime_builtin.cc
+  relax/bind_params.cc
 )

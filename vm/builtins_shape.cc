@@ -166,7 +166,8 @@ void make_prim_value(VirtualMachine&, ArgList args, Value* result) {
 
 // A postfix program over int64 values; the result is stored in heap[dst]. Pairs (code, v):
 // 0 push v; 1 push heap[v]; 2 add; 3 sub; 4 mul; 5 floordiv; 6 floormod; 7 min; 8 max;
-// 9 truncdiv; 10 truncmod (v ignored for operators).
+// 9 truncdiv; 10 truncmod; comparisons giving 0 or 1: 11 ==, 12 !=, 13 <, 14 <=, 15 >, 16 >=
+// (v ignored for operators).
 void shape_compute(VirtualMachine&, ArgList args, Value*) {
   std::span<int64_t> heap = heap_arg(args, 0);
   int64_t dst = int_arg(args, 1, "dst");
@@ -186,7 +187,7 @@ void shape_compute(VirtualMachine&, ArgList args, Value*) {
       stack.push_back(heap_slot(heap, v));
       continue;
     }
-    if (stack.size() < 2 || code > 10) throw_error("malformed shape program at code " + std::to_string(code));
+    if (stack.size() < 2 || code > 16) throw_error("malformed shape program at code " + std::to_string(code));
     int64_t b = stack.back();
     stack.pop_back();
     int64_t a = stack.back();
@@ -203,7 +204,13 @@ void shape_compute(VirtualMachine&, ArgList args, Value*) {
       case 7: r = std::min(a, b); break;
       case 8: r = std::max(a, b); break;
       case 9: r = a / b; break;
-      default: r = a % b; break;
+      case 10: r = a % b; break;
+      case 11: r = a == b; break;
+      case 12: r = a != b; break;
+      case 13: r = a < b; break;
+      case 14: r = a <= b; break;
+      case 15: r = a > b; break;
+      default: r = a >= b; break;
     }
     stack.back() = r;
   }

@@ -154,6 +154,12 @@ class FunctionCodegen {
         case ir::ObjectKind::kMax: code = 8; break;
         case ir::ObjectKind::kDiv: code = 9; break;
         case ir::ObjectKind::kMod: code = 10; break;
+        case ir::ObjectKind::kEQ: code = 11; break;
+        case ir::ObjectKind::kNE: code = 12; break;
+        case ir::ObjectKind::kLT: code = 13; break;
+        case ir::ObjectKind::kLE: code = 14; break;
+        case ir::ObjectKind::kGT: code = 15; break;
+        case ir::ObjectKind::kGE: code = 16; break;
         default: break;
       }
       if (code != 0) {

@@ -1,10 +1,12 @@
 // VM codegen and the build driver: modules from golden/*.relax are built with C++ test kernels
 // standing in for their prim_funcs, run on the VM, and their results checked.
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <sstream>
 
 #include "analysis/normalize.h"
 #include "compiler/build.h"
+#include "compiler/relax/bind_params.h"
 #include "syntax/frontend.h"
 #include "tests/compiler/relax/test_kernels.h"
 #include "tests/support/test_util.h"
@@ -185,4 +187,46 @@ TEST_CASE("Instruments print the IR after every pass and time them") {
     CHECK(log.str().find(std::string("# IR after ") + pass) != std::string::npos);
   }
   CHECK(ctx.timings().size() >= 6);
+}
+
+TEST_CASE("A function calls itself with a symbolic prim value until it reaches zero") {
+  vm::Module m = build_module("recursion");
+  // main(x, n) = main(x + x, n - 1) while n > 0, else x: x * 2^n.
+  auto r = m.invoke("main", {vec({1, 2, 3, 4}), vm::Value(int64_t{3})});
+  INFO((r ? "" : r.error().message));
+  REQUIRE(r);
+  CHECK(values(*r) == std::vector<float>{8, 16, 24, 32});
+  auto zero = m.invoke("main", {vec({1, 2, 3, 4}), vm::Value(int64_t{0})});
+  REQUIRE(zero);
+  CHECK(values(*zero) == std::vector<float>{1, 2, 3, 4});
+  auto bad = m.invoke("main", {vec({1, 2, 3, 4}), vm::Value(2.5)});
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().message.find("argument `k` (parameter 1)") != std::string::npos);
+}
+
+TEST_CASE("Weights bound by BindParams are constants of the executable") {
+  auto data = std::make_shared<ir::TensorData>();
+  data->dtype = ir::DataType::Float(32);
+  data->shape = {4};
+  std::vector<float> w{10, 20, 30, 40};
+  data->bytes.resize(16);
+  std::memcpy(data->bytes.data(), w.data(), 16);
+  PassContext ctx;
+  auto module = run_pass(relax_passes::bind_params_pass("main", {{"w", data}}), load("weights"), ctx);
+  BuildOptions options;
+  options.kernel_compiler = compiler::test::test_kernel_compiler();
+  auto result = build(module, Target::host(), ctx, options);
+  INFO(first_error(ctx.diagnostics()));
+  REQUIRE(result.ok());
+  auto m = vm::Module::from_parts(result.executable, result.kernels);
+  REQUIRE(m);
+  auto r = m->invoke("main", {vec({1, 2, 3, 4})});
+  INFO((r ? "" : r.error().message));
+  REQUIRE(r);
+  CHECK(values(*r) == std::vector<float>{11, 22, 33, 44});
+  // The weight fixed n = 4: another length is refused with the argument named.
+  auto bad = m->invoke("main", {vec({1, 2, 3})});
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().message.find("argument `x` (parameter 0): dimension 0 is 3 but the function expects 4") !=
+        std::string::npos);
 }

@@ -2,9 +2,11 @@
 // passes and is printed; the text must equal golden/NAME.PASSES.expected (RELAX_UPDATE_GOLDEN=1
 // rewrites the expectations, which are then reviewed by hand).
 #include <catch2/catch.hpp>
+#include <cstring>
 
 #include "analysis/normalize.h"
 #include "compiler/pipeline.h"
+#include "compiler/relax/bind_params.h"
 #include "compiler/relax/passes.h"
 #include "syntax/frontend.h"
 #include "syntax/printer.h"
@@ -155,4 +157,24 @@ TEST_CASE("The pass registry lists every Relax pass with a doc") {
     REQUIRE(p != nullptr);
     CHECK_FALSE(p->doc.empty());
   }
+}
+
+TEST_CASE("BindParams turns a weight parameter into a constant and fixes its symbolic dims") {
+  auto data = std::make_shared<ir::TensorData>();
+  data->dtype = ir::DataType::Float(32);
+  data->shape = {3};
+  std::vector<float> w{1, 2, 3};
+  data->bytes.resize(12);
+  std::memcpy(data->bytes.data(), w.data(), 12);
+  std::string out = run("weights", {bind_params_pass("main", {{"w", data}})});
+  CHECK(out.find("w: R.Tensor") == std::string::npos);
+  CHECK(out.find("x: R.Tensor((3,), dtype=\"float32\")") != std::string::npos);
+  check_golden("weights", "BindParams", out);
+  auto wrong = std::make_shared<ir::TensorData>(*data);
+  wrong->dtype = ir::DataType::Int(32);
+  ir::DiagnosticBag diags;
+  run("weights", {bind_params_pass("main", {{"w", wrong}})}, &diags);
+  REQUIRE(diags.has_errors());
+  CHECK(diags.items()[0].code == "E0773");
+  CHECK(diags.items()[0].message.find("dtype int32") != std::string::npos);
 }
