@@ -7,6 +7,7 @@
 
 #include "tests/support/test_util.h"
 #include "vm/io/npy.h"
+#include "vm/io/safetensors.h"
 #include "vm/tensor.h"
 
 namespace fs = std::filesystem;
@@ -43,6 +44,18 @@ int32_t my_negate(relax_kernel_context* ctx, const relax_arg* args, int32_t n, r
   const float* x = (const float*)args[0].value.tensor->data;
   float* out = (float*)args[1].value.tensor->data;
   for (int64_t i = 0; i < args[1].value.tensor->shape[0]; ++i) out[i] = -x[i];
+  return 0;
+}
+int32_t my_add(relax_kernel_context* ctx, const relax_arg* args, int32_t n, relax_arg* ret) {
+  (void)ret;
+  if (n != 3) {
+    ctx->set_error(ctx, "my_add expects (a, b, out)");
+    return 1;
+  }
+  const float* a = (const float*)args[0].value.tensor->data;
+  const float* b = (const float*)args[1].value.tensor->data;
+  float* out = (float*)args[2].value.tensor->data;
+  for (int64_t i = 0; i < args[2].value.tensor->shape[0]; ++i) out[i] = a[i] + b[i];
   return 0;
 }
 )C";
@@ -134,4 +147,34 @@ TEST_CASE("relax run reports a wrong input shape with the argument and dimension
   CHECK(r.exit_code == 1);
   CHECK(r.err.find("argument `x` (parameter 0)") != std::string::npos);
   CHECK(r.err.find("dimension 0 is 3 but the function expects 8") != std::string::npos);
+}
+
+TEST_CASE("relax run binds weights from safetensors and writes each tuple field") {
+  TempDir dir;
+  fs::path so = build_negate_lib(dir);
+  fs::path in = dir / "x.npy", weights = dir / "w.safetensors", out = dir / "out.npy";
+  std::vector<float> x{1, 2, 3, 4}, w{10, 20, 30, 40};
+  std::vector<int64_t> shape{4};
+  using namespace relax::vm;
+  REQUIRE(write_npy(in.string(), *tensor_from_bytes(shape, kFloat32, x.data())).ok());
+  REQUIRE(write_safetensors(weights.string(), {{"w", tensor_from_bytes(shape, kFloat32, w.data())}}).ok());
+  auto r = run_command({kRelax, "run", golden("extern_weights").string(), "--load", so.string(), "--params",
+                        weights.string(), in.string(), "-o", out.string()});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("tuple of 2") != std::string::npos);
+  auto s0 = read_npy((dir / "out_0.npy").string());
+  auto s1 = read_npy((dir / "out_1.npy").string());
+  REQUIRE(s0.ok());
+  REQUIRE(s1.ok());
+  CHECK(std::vector<float>((*s0)->data_as<float>(), (*s0)->data_as<float>() + 4) == std::vector<float>{11, 22, 33, 44});
+  CHECK(std::vector<float>((*s1)->data_as<float>(), (*s1)->data_as<float>() + 4) ==
+        std::vector<float>{-11, -22, -33, -44});
+  // --random fills what is neither given nor bound; a missing input without it is an error.
+  auto rnd = run_command({kRelax, "run", golden("extern_weights").string(), "--load", so.string(), "--random"});
+  INFO(rnd.err);
+  CHECK(rnd.exit_code == 0);
+  auto missing = run_command({kRelax, "run", golden("extern_weights").string(), "--load", so.string(), in.string()});
+  CHECK(missing.exit_code == 1);
+  CHECK(missing.err.find("w") != std::string::npos);
 }
