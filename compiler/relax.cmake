@@ -10,4 +10,5 @@ list(APPEND RELAX_COMPILER_SOURCES
   relax/kill_after_last_use.cc
   relax/lower_runtime_builtin.cc
   relax/bind_params.cc
+  relax/lambda_lift.cc
 )

@@ -16,6 +16,7 @@ Pass static_plan_block_memory_pass();    // StaticPlanBlockMemory
 Pass lower_alloc_tensor_pass();          // LowerAllocTensor
 Pass kill_after_last_use_pass();         // KillAfterLastUse
 Pass lower_runtime_builtin_pass();       // LowerRuntimeBuiltin
+Pass lambda_lift_pass();                 // LambdaLift
 
 void register_relax_passes();
 

@@ -377,7 +377,7 @@ class FunctionCodegen {
       case K::kIf: return emit_if(e.as<ir::If>());
       case K::kSeqExpr: return emit_seq(e.as<ir::SeqExpr>());
       case K::kFunction:
-        fail("E0781", e->span, "nested functions (closures) are not supported by VM codegen yet (no lambda lifting)");
+        fail("E0781", e->span, "a nested function reached VM codegen (LambdaLift must run first)");
       default: fail("E0785", e->span, "this expression cannot be compiled to VM code: " + syntax::to_text(e));
     }
   }
@@ -426,6 +426,16 @@ class FunctionCodegen {
         return finish(b_.declare_builtin("vm.builtin.alloc_tensor"));
       }
       if (name == "relax.null_value") return Arg::void_reg();
+      if (name == "relax.make_closure" || name == "relax.invoke_closure" || name == "relax.invoke_pure_closure") {
+        // (func | closure, (values...)) -> make_closure(func, values...) / invoke_closure(ctx, closure, values...)
+        bool make = name == "relax.make_closure";
+        if (!make) args.push_back(Arg::context());
+        args.push_back(emit_expr(call->args[0]));
+        auto tup = call->args.size() > 1 ? call->args[1].as<ir::Tuple>() : nullptr;
+        if (!tup) fail("E0785", call->span, "R." + op->short_name() + " needs its values as a tuple literal");
+        for (const auto& f : tup->fields) args.push_back(emit_expr(f));
+        return finish(b_.declare_builtin(make ? "vm.builtin.make_closure" : "vm.builtin.invoke_closure"));
+      }
       if (name == "relax.call_tir_inplace")
         fail("E0782", call->span, "call_tir_inplace is not supported by the build pipeline yet");
       fail("E0780", call->span,

@@ -8,8 +8,9 @@
 // function gets a shape heap with one slot per symbolic variable and per compound expression;
 // parameters and match_casts are checked at run time with check_tensor_info / match_shape
 // naming the argument, and compound dims are computed with vm.builtin.shape_compute.
+// Closures made by LambdaLift become make_closure / invoke_closure builtin calls.
 // Not supported (reported, E0780-E0785): ops LegalizeOps has not lowered, nested functions
-// (no lambda lifting yet), call_tir_inplace, values of unknown kind.
+// (LambdaLift must run first), call_tir_inplace, values of unknown kind.
 #pragma once
 
 #include <memory>

@@ -230,3 +230,12 @@ TEST_CASE("Weights bound by BindParams are constants of the executable") {
   CHECK(bad.error().message.find("argument `x` (parameter 0): dimension 0 is 3 but the function expects 4") !=
         std::string::npos);
 }
+
+TEST_CASE("Local functions run as lifted functions and closures") {
+  vm::Module m = build_module("closures");
+  // y = x + x; z = y + x
+  auto r = m.invoke("main", {vec({1, 2, 3, 4})});
+  INFO((r ? "" : r.error().message));
+  REQUIRE(r);
+  CHECK(values(*r) == std::vector<float>{3, 6, 9, 12});
+}

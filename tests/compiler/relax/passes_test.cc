@@ -178,3 +178,14 @@ TEST_CASE("BindParams turns a weight parameter into a constant and fixes its sym
   CHECK(diags.items()[0].code == "E0773");
   CHECK(diags.items()[0].message.find("dtype int32") != std::string::npos);
 }
+
+TEST_CASE("LambdaLift lifts local functions and captures free variables in closures") {
+  std::string out = run("closures", {lambda_lift_pass()});
+  CHECK(out.find("def main_twice(") != std::string::npos);
+  CHECK(out.find("def main_add_x(v: R.Tensor((4,), dtype=\"float32\"), x: R.Tensor((4,), dtype=\"float32\"))") !=
+        std::string::npos);
+  CHECK(out.find("R.make_closure(cls.main_add_x, (x,))") != std::string::npos);
+  CHECK(out.find("R.invoke_closure(add_x, (y,)") != std::string::npos);
+  CHECK(out.find("cls.main_twice(x)") != std::string::npos);
+  check_golden("closures", "LambdaLift", out);
+}
