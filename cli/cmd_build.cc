@@ -8,6 +8,7 @@
 #include "cli/common.h"
 #include "compiler/build.h"
 #include "compiler/pipeline.h"
+#include "compiler/relax/bind_params.h"
 
 namespace relax::cli {
 
@@ -21,6 +22,8 @@ Runner add_build_command(CLI::App& app) {
     bool time_passes = false;
     std::string target = "llvm";
     int opt_level = 2;
+    std::string params;
+    std::string func = "main";
   };
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("build", "Compile a .relax file for a target (default: the host CPU)");
@@ -36,6 +39,10 @@ Runner add_build_command(CLI::App& app) {
       ->allow_extra_args(false);
   cmd->add_flag("--time-passes", o->time_passes, "Print the time each pass took (stderr)");
   cmd->add_option("--target", o->target, "Target: llvm (default), llvm -mcpu=..., cuda");
+  cmd->add_option("--params", o->params,
+                  "Bind the tensors of a .safetensors file to the parameters of those names of --func "
+                  "(BindParams: the weights become constants of the executable)");
+  cmd->add_option("--func", o->func, "The function --params binds (default main)");
   cmd->add_option("--opt-level", o->opt_level, "Passes with a higher opt level are skipped (default 2)");
   cmd->footer("Run `relax passes` for the pass names.\nExit codes: 0 ok, 1 errors in the input or the build, 2 usage or I/O errors.");
   return [o]() -> int {
@@ -57,6 +64,18 @@ Runner add_build_command(CLI::App& app) {
     auto module = load_relax_module(o->input);
     if (!module) return kExitInputErrors;
     compiler::PassContext ctx;
+    if (!o->params.empty()) {
+      compiler::relax_passes::ParamMap params;
+      if (!compiler::relax_passes::read_params(o->params, params, error)) {
+        print_error(error);
+        return kExitUsage;
+      }
+      module = compiler::run_pass(compiler::relax_passes::bind_params_pass(o->func, params), module, ctx);
+      if (ctx.diagnostics().has_errors()) {
+        print_diagnostics(ctx.diagnostics());
+        return kExitInputErrors;
+      }
+    }
     ctx.print_before = o->print_before;
     ctx.print_after = o->print_after;
     ctx.time_passes = o->time_passes;

@@ -1,5 +1,5 @@
 // Every diagnostic code the sources can report is documented: the string literals of ir/,
-// syntax/, analysis/ and cli/ that are a code ("E0201", "W1001") must have an entry in
+// syntax/, analysis/, cli/ and compiler/ that are a code ("E0201", "W1001") must have an entry in
 // docs/diagnostics.md or docs/diagnostics/*.md (a `### CODE: title` heading, or a table row or
 // list item that starts with the code). The examples of docs/diagnostics.md must report their
 // code, and the lint rule table must match the registry.
@@ -88,7 +88,7 @@ std::vector<Literal> string_literals(const std::string& src) {
 std::map<std::string, std::string> codes_in_sources() {
   std::map<std::string, std::string> codes;
   fs::path root = test::source_dir();
-  for (const char* dir : {"ir", "syntax", "analysis", "cli"}) {
+  for (const char* dir : {"ir", "syntax", "analysis", "cli", "compiler"}) {
     for (const char* ext : {".h", ".cc"}) {
       for (const auto& path : test::list_files(root / dir, ext)) {
         for (const auto& lit : string_literals(test::read_file(path))) {

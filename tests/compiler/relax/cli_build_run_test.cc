@@ -178,3 +178,24 @@ TEST_CASE("relax run binds weights from safetensors and writes each tuple field"
   CHECK(missing.exit_code == 1);
   CHECK(missing.err.find("w") != std::string::npos);
 }
+
+TEST_CASE("relax build --params binds weights as constants of the executable") {
+  TempDir dir;
+  fs::path weights = dir / "w.safetensors";
+  std::vector<float> w{10, 20, 30, 40};
+  std::vector<int64_t> shape{4};
+  using namespace relax::vm;
+  REQUIRE(write_safetensors(weights.string(), {{"w", tensor_from_bytes(shape, kFloat32, w.data())}}).ok());
+  auto r = run_command({kRelax, "build", golden("extern_weights").string(), "--params", weights.string(),
+                        "--emit=bytecode", "--print-after=LambdaLift"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("def main(x: R.Tensor((4,), dtype=\"float32\")) ->") != std::string::npos);
+  CHECK(r.out.find("vm       main(x)") != std::string::npos);
+  CHECK(r.out.find("tensor") != std::string::npos);
+  std::vector<int32_t> ints{1, 2, 3, 4};
+  REQUIRE(write_safetensors(weights.string(), {{"w", tensor_from_bytes(shape, kInt32, ints.data())}}).ok());
+  auto bad = run_command({kRelax, "build", golden("extern_weights").string(), "--params", weights.string()});
+  CHECK(bad.exit_code == 1);
+  CHECK(bad.err.find("E0773") != std::string::npos);
+}
