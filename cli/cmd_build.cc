@@ -24,6 +24,11 @@ Runner add_build_command(CLI::App& app) {
     int opt_level = 2;
     std::string params;
     std::string func = "main";
+#ifdef NDEBUG
+    bool verify = false;
+#else
+    bool verify = true;
+#endif
   };
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("build", "Compile a .relax file for a target (default: the host CPU)");
@@ -43,6 +48,8 @@ Runner add_build_command(CLI::App& app) {
                   "Bind the tensors of a .safetensors file to the parameters of those names of --func "
                   "(BindParams: the weights become constants of the executable)");
   cmd->add_option("--func", o->func, "The function --params binds (default main)");
+  cmd->add_flag("--verify,!--no-verify", o->verify,
+                "Check well-formedness after every pass (default on in debug builds)");
   cmd->add_option("--opt-level", o->opt_level, "Passes with a higher opt level are skipped (default 2)");
   cmd->footer("Run `relax passes` for the pass names.\nExit codes: 0 ok, 1 errors in the input or the build, 2 usage or I/O errors.");
   return [o]() -> int {
@@ -79,6 +86,7 @@ Runner add_build_command(CLI::App& app) {
     ctx.print_before = o->print_before;
     ctx.print_after = o->print_after;
     ctx.time_passes = o->time_passes;
+    ctx.verify = o->verify;
     ctx.opt_level = o->opt_level;
     ctx.log = &std::cout;
     bool want_library = o->output.size() > 3 && o->output.ends_with(".so");

@@ -1,7 +1,8 @@
 // The default build pipeline, in one place. CPU (llvm) follows TVM's default_build_pipeline
 // (SEMANTICS.md §4.2) without the steps that are no-ops on CPU (DispatchSampling/SortScan,
 // RewriteCUDAGraph) and with the VM shape lowering done by VM codegen:
-//   LegalizeOps (when registered) -> LambdaLift -> ToNonDataflow -> CallTIRRewrite -> StaticPlanBlockMemory
+//   LegalizeOps (when registered) -> LambdaLift -> ToNonDataflow -> RemovePurityChecking ->
+//   CallTIRRewrite -> StaticPlanBlockMemory
 //   -> LowerAllocTensor -> KillAfterLastUse -> LowerRuntimeBuiltin
 // CanonicalizeBindings and DeadCodeElimination run first at opt level 1 and above.
 #include "compiler/pipeline.h"
@@ -27,6 +28,7 @@ Pass default_pipeline(const Target& target) {
   if (const Pass* legalize = PassRegistry::global().find("LegalizeOps")) passes.push_back(*legalize);
   passes.push_back(lambda_lift_pass());
   passes.push_back(to_non_dataflow_pass());
+  passes.push_back(remove_purity_checking_pass());
   passes.push_back(call_tir_rewrite_pass());
   passes.push_back(static_plan_block_memory_pass());
   passes.push_back(lower_alloc_tensor_pass());

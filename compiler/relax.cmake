@@ -11,4 +11,5 @@ list(APPEND RELAX_COMPILER_SOURCES
   relax/lower_runtime_builtin.cc
   relax/bind_params.cc
   relax/lambda_lift.cc
+  relax/remove_purity_checking.cc
 )

@@ -3,7 +3,8 @@
 // read the module function directly (calls become ordinary calls). With free variables, the
 // lifted function takes them as extra parameters after its own, the binding becomes
 // `f = R.make_closure(cls.outer_f, (free...))`, and each call `f(args)` becomes
-// `R.invoke_closure(f, (args...), sinfo_args=(result,))` (the VM appends the captured values).
+// `R.invoke_pure_closure(f, (args...), sinfo_args=(result,))` (R.invoke_closure when the local
+// function is impure; the VM appends the captured values).
 // Functions nested deeper are lifted too. Leaves alone: module-level functions that contain no
 // local function, prim_funcs, extern functions; a local function that calls itself through its
 // own name is reported (E0774) and left in place.
@@ -54,7 +55,8 @@ class Lifter : public ExprMutator {
           std::vector<Ref<Expr>> args;
           for (const auto& a : call->args) args.push_back(mutate(a));
           Ref<StructInfo> ret = binding->var->struct_info ? binding->var->struct_info : call->struct_info;
-          auto n = op_call("relax.invoke_closure", {mutate(callee), make<Tuple>(args)}, {ret});
+          const char* invoke = closures_.at(callee.get()) ? "relax.invoke_pure_closure" : "relax.invoke_closure";
+          auto n = op_call(invoke, {mutate(callee), make<Tuple>(args)}, {ret});
           n->span = call->span;
           auto b = make<VarBinding>(mutate_var_def(binding->var), n);
           b->span = binding->span;
@@ -106,7 +108,7 @@ class Lifter : public ExprMutator {
     }
     std::vector<Ref<Expr>> captured;
     for (const auto& v : free) captured.push_back(mutate(v));
-    closures_.insert(binding->var.get());
+    closures_[binding->var.get()] = fn->is_pure;
     auto var = make<Var>(binding->var->name);
     var_remap_[binding->var.get()] = var;
     auto n = make<VarBinding>(var, op_call("relax.make_closure", {gvar, make<Tuple>(captured)}));
@@ -120,7 +122,7 @@ class Lifter : public ExprMutator {
   std::string outer_;
   IRModule& module_;
   DiagnosticBag& diags_;
-  std::unordered_set<const Var*> closures_;
+  std::unordered_map<const Var*, bool> closures_;  // closure variable -> the function is pure
 };
 
 bool has_local_function(const Ref<Function>& f) {

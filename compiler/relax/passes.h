@@ -17,6 +17,7 @@ Pass lower_alloc_tensor_pass();          // LowerAllocTensor
 Pass kill_after_last_use_pass();         // KillAfterLastUse
 Pass lower_runtime_builtin_pass();       // LowerRuntimeBuiltin
 Pass lambda_lift_pass();                 // LambdaLift
+Pass remove_purity_checking_pass();      // RemovePurityChecking
 
 void register_relax_passes();
 

@@ -84,7 +84,7 @@ TEST_CASE("relax passes lists the passes and the default pipeline") {
 
 TEST_CASE("relax build prints the IR after each pass and the bytecode") {
   auto r = run_command({kRelax, "build", golden("dynamic").string(), "--print-after=all", "--emit=bytecode",
-                        "--time-passes"});
+                        "--time-passes", "--verify"});
   INFO(r.err);
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("# IR after CallTIRRewrite") != std::string::npos);

@@ -239,3 +239,16 @@ TEST_CASE("Local functions run as lifted functions and closures") {
   REQUIRE(r);
   CHECK(values(*r) == std::vector<float>{3, 6, 9, 12});
 }
+
+TEST_CASE("The module stays well-formed after every pass of the pipeline") {
+  for (const char* name : {"chain", "branch", "dynamic", "calls", "closures", "recursion", "match_cast"}) {
+    PassContext ctx;
+    ctx.verify = true;
+    BuildOptions options;
+    options.kernel_compiler = compiler::test::test_kernel_compiler();
+    auto result = build(load(name), Target::host(), ctx, options);
+    INFO(name << ": " << first_error(ctx.diagnostics()));
+    CHECK(result.ok());
+    CHECK_FALSE(ctx.diagnostics().has_errors());
+  }
+}

@@ -185,7 +185,7 @@ TEST_CASE("LambdaLift lifts local functions and captures free variables in closu
   CHECK(out.find("def main_add_x(v: R.Tensor((4,), dtype=\"float32\"), x: R.Tensor((4,), dtype=\"float32\"))") !=
         std::string::npos);
   CHECK(out.find("R.make_closure(cls.main_add_x, (x,))") != std::string::npos);
-  CHECK(out.find("R.invoke_closure(add_x, (y,)") != std::string::npos);
+  CHECK(out.find("R.invoke_pure_closure(add_x, (y,)") != std::string::npos);
   CHECK(out.find("cls.main_twice(x)") != std::string::npos);
   check_golden("closures", "LambdaLift", out);
 }
