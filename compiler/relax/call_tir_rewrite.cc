@@ -2,7 +2,8 @@
 //   y = R.call_tir(cls.f, (a, b), out_sinfo=T)            (also R.call_dps_packed("ext", ...))
 // becomes
 //   alloc = R.builtin.alloc_tensor(R.shape(T.shape), R.dtype(T.dtype), R.prim_value(0), R.str("global"))
-//   _ = cls.f(a, b, alloc)                                 (tir_vars, if any, follow as a shape)
+//   _ = cls.f(a, b, alloc)
+// (with tir_vars: `R.vm.call_tir_dyn(cls.f, (a, b, alloc, R.shape([tir_vars])))`)
 //   y = alloc
 // A tuple out_sinfo allocates each field and binds y to the tuple of allocations. Leaves alone:
 // every other binding, call_tir_inplace (its in-place outputs need no allocation; it is reported
@@ -69,10 +70,16 @@ class CallTIRRewrite : public ExprMutator {
       args.push_back(inputs);
     }
     args.insert(args.end(), allocs.begin(), allocs.end());
-    if (call->args.size() > 2 && call->args[2]) args.push_back(mutate(call->args[2]));
-    std::vector<Ref<StructInfo>> sinfo_args;
-    if (callee.is<ExternFunc>()) sinfo_args.push_back(void_sinfo());
-    auto invoke = make<Call>(callee, std::move(args), Attrs{}, std::move(sinfo_args));
+    Ref<Call> invoke;
+    if (call->args.size() > 2 && call->args[2]) {
+      // Symbolic values after the outputs: the VM unpacks the shape into int arguments.
+      args.push_back(mutate(call->args[2]));
+      invoke = op_call("relax.vm.call_tir_dyn", {callee, make<Tuple>(std::move(args))});
+    } else {
+      std::vector<Ref<StructInfo>> sinfo_args;
+      if (callee.is<ExternFunc>()) sinfo_args.push_back(void_sinfo());
+      invoke = make<Call>(callee, std::move(args), Attrs{}, std::move(sinfo_args));
+    }
     invoke->span = call->span;
     pending.push_back(make<VarBinding>(make<Var>("_"), invoke));
     Ref<Expr> result = allocs.size() == 1 && !call->sinfo_args[0].is<TupleStructInfo>()

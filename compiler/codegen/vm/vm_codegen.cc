@@ -426,6 +426,15 @@ class FunctionCodegen {
         return finish(b_.declare_builtin("vm.builtin.alloc_tensor"));
       }
       if (name == "relax.null_value") return Arg::void_reg();
+      if (name == "relax.vm.call_tir_dyn") {
+        // (cls.f, (tensors..., shape)) -> call_tir_dyn(kernel, tensors..., shape)
+        auto g = call->args.empty() ? nullptr : call->args[0].as<ir::GlobalVar>();
+        auto tup = call->args.size() > 1 ? call->args[1].as<ir::Tuple>() : nullptr;
+        if (!g || !tup) fail("E0785", call->span, "R.vm.call_tir_dyn needs a prim_func and a tuple literal");
+        args.push_back(Arg::func(b_.declare_kernel(g->name)));
+        for (const auto& f : tup->fields) args.push_back(emit_expr(f));
+        return finish(b_.declare_builtin("vm.builtin.call_tir_dyn"));
+      }
       if (name == "relax.make_closure" || name == "relax.invoke_closure" || name == "relax.invoke_pure_closure") {
         // (func | closure, (values...)) -> make_closure(func, values...) / invoke_closure(ctx, closure, values...)
         bool make = name == "relax.make_closure";

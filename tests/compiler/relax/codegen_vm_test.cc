@@ -252,3 +252,12 @@ TEST_CASE("The module stays well-formed after every pass of the pipeline") {
     CHECK_FALSE(ctx.diagnostics().has_errors());
   }
 }
+
+TEST_CASE("call_tir with tir_vars passes the symbolic values after the outputs") {
+  vm::Module m = build_module("tir_vars");
+  // z = x + (k + 1) * y
+  auto r = m.invoke("main", {vec({1, 2, 3}), vec({1, 1, 2}), vm::Value(int64_t{2})});
+  INFO((r ? "" : r.error().message));
+  REQUIRE(r);
+  CHECK(values(*r) == std::vector<float>{4, 5, 9});
+}

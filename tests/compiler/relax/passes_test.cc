@@ -189,3 +189,9 @@ TEST_CASE("LambdaLift lifts local functions and captures free variables in closu
   CHECK(out.find("cls.main_twice(x)") != std::string::npos);
   check_golden("closures", "LambdaLift", out);
 }
+
+TEST_CASE("CallTIRRewrite passes tir_vars through vm.call_tir_dyn") {
+  std::string out = run("tir_vars", {call_tir_rewrite_pass()});
+  CHECK(out.find("R.vm.call_tir_dyn(cls.add_scaled, (x, y, alloc, R.shape([k + 1])))") != std::string::npos);
+  check_golden("tir_vars", "CallTIRRewrite", out);
+}

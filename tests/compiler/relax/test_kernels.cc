@@ -46,12 +46,27 @@ int32_t k_negate(relax_kernel_context* ctx, const relax_arg* args, int32_t n, re
   return 0;
 }
 
+// "add_scaled": out[i] = a[i] + k * b[i] with k an int argument after the output.
+int32_t k_add_scaled(relax_kernel_context* ctx, const relax_arg* args, int32_t n, relax_arg*) {
+  if (n != 4 || args[3].kind != kRelaxArgInt) {
+    ctx->set_error(ctx, "add_scaled expects (a, b, out, k: int)");
+    return 1;
+  }
+  auto a = static_cast<const float*>(args[0].value.tensor->data);
+  auto b = static_cast<const float*>(args[1].value.tensor->data);
+  auto out = static_cast<float*>(args[2].value.tensor->data);
+  auto k = static_cast<float>(args[3].value.i);
+  for (int64_t i = 0, e = numel(args[2].value.tensor); i < e; ++i) out[i] = a[i] + k * b[i];
+  return 0;
+}
+
 }  // namespace
 
 std::shared_ptr<const vm::KernelTable> test_kernels() {
   auto t = std::make_shared<vm::KernelTable>("test kernels");
   t->add("add", k_add);
   t->add("negate", k_negate);
+  t->add("add_scaled", k_add_scaled);
   return t;
 }
 

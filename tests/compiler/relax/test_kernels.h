@@ -11,6 +11,7 @@ namespace relax::compiler::test {
 
 // "add": out[i] = a[i] + b[i] over the output's elements (float32).
 // "negate": out[i] = -a[i] (float32).
+// "add_scaled": out[i] = a[i] + k * b[i], k an int after the output (call_tir with tir_vars).
 std::shared_ptr<const vm::KernelTable> test_kernels();
 // A kernel compiler that answers every prim_func with test_kernels() (none missing).
 KernelCompiler test_kernel_compiler();
