@@ -199,3 +199,16 @@ TEST_CASE("relax build --params binds weights as constants of the executable") {
   CHECK(bad.exit_code == 1);
   CHECK(bad.err.find("E0773") != std::string::npos);
 }
+
+TEST_CASE("relax run with --random and --shape sizes symbolic dims of an extern call") {
+  TempDir dir;
+  fs::path so = build_negate_lib(dir);
+  auto r = run_command({kRelax, "run", golden("extern_dynamic").string(), "--load", so.string(), "--random",
+                        "--shape", "n=5"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("shape (5,), dtype float32") != std::string::npos);
+  auto missing = run_command({kRelax, "run", golden("extern_dynamic").string(), "--load", so.string(), "--random"});
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.err.find("--shape") != std::string::npos);
+}
