@@ -31,27 +31,36 @@ Runner add_build_command(CLI::App& app) {
 #endif
   };
   auto o = std::make_shared<Options>();
-  CLI::App* cmd = app.add_subcommand("build", "Compile a .relax file for a target (default: the host CPU)");
+  CLI::App* cmd =
+      app.add_subcommand("build", "Compile a .relax file for a target (default: the host CPU)");
   cmd->add_option("file", o->input, "Input .relax file, or - for standard input")->required();
-  cmd->add_option("-o,--output", o->output,
-                  "Write the result: OUT.so a model library (kernels and executable; needs the LLVM code "
-                  "generator), any other name the serialized VM executable");
-  cmd->add_option("--emit", o->emit, "Print a stage to stdout: bytecode (the VM executable, disassembled)")
+  cmd->add_option(
+      "-o,--output", o->output,
+      "Write the result: OUT.so a model library (kernels and executable; needs the LLVM code "
+      "generator), any other name the serialized VM executable");
+  cmd->add_option("--emit", o->emit,
+                  "Print a stage to stdout: bytecode (the VM executable, disassembled)")
       ->check(CLI::IsMember({"bytecode"}));
-  cmd->add_option("--print-before", o->print_before, "Print the IR before pass P (repeatable; `all` for every pass)")
+  cmd->add_option("--print-before", o->print_before,
+                  "Print the IR before pass P (repeatable; `all` for every pass)")
       ->allow_extra_args(false);
-  cmd->add_option("--print-after", o->print_after, "Print the IR after pass P (repeatable; `all` for every pass)")
+  cmd->add_option("--print-after", o->print_after,
+                  "Print the IR after pass P (repeatable; `all` for every pass)")
       ->allow_extra_args(false);
   cmd->add_flag("--time-passes", o->time_passes, "Print the time each pass took (stderr)");
   cmd->add_option("--target", o->target, "Target: llvm (default), llvm -mcpu=..., cuda");
-  cmd->add_option("--params", o->params,
-                  "Bind the tensors of a .safetensors file to the parameters of those names of --func "
-                  "(BindParams: the weights become constants of the executable)");
+  cmd->add_option(
+      "--params", o->params,
+      "Bind the tensors of a .safetensors file to the parameters of those names of --func "
+      "(BindParams: the weights become constants of the executable)");
   cmd->add_option("--func", o->func, "The function --params binds (default main)");
   cmd->add_flag("--verify,!--no-verify", o->verify,
                 "Check well-formedness after every pass (default on in debug builds)");
-  cmd->add_option("--opt-level", o->opt_level, "Passes with a higher opt level are skipped (default 2)");
-  cmd->footer("Run `relax passes` for the pass names.\nExit codes: 0 ok, 1 errors in the input or the build, 2 usage or I/O errors.");
+  cmd->add_option("--opt-level", o->opt_level,
+                  "Passes with a higher opt level are skipped (default 2)");
+  cmd->footer(
+      "Run `relax passes` for the pass names.\nExit codes: 0 ok, 1 errors in the input or the "
+      "build, 2 usage or I/O errors.");
   return [o]() -> int {
     std::string error;
     auto target = compiler::Target::parse(o->target, &error);
@@ -77,7 +86,8 @@ Runner add_build_command(CLI::App& app) {
         print_error(error);
         return kExitUsage;
       }
-      module = compiler::run_pass(compiler::relax_passes::bind_params_pass(o->func, params), module, ctx);
+      module = compiler::run_pass(compiler::relax_passes::bind_params_pass(o->func, params), module,
+                                  ctx);
       if (ctx.diagnostics().has_errors()) {
         print_diagnostics(ctx.diagnostics());
         return kExitInputErrors;
@@ -107,7 +117,8 @@ Runner add_build_command(CLI::App& app) {
         const auto& writer = compiler::library_writer();
         if (!writer) {
           print_error("cannot write " + o->output +
-                      ": code generation is not available in this build (the LLVM code generator is not linked in)");
+                      ": code generation is not available in this build (the LLVM code generator "
+                      "is not linked in)");
           return kExitInputErrors;
         }
         ir::DiagnosticBag diags;

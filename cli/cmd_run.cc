@@ -2,9 +2,9 @@
 // function on the VM, print and write the result.
 #include <algorithm>
 #include <chrono>
-#include <optional>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <random>
 
 #include "cli/build_common.h"
@@ -24,7 +24,8 @@ std::string shape_text(std::span<const int64_t> shape) {
 }
 
 // A random tensor for a parameter of tensor struct info, dims from `sizes` when symbolic.
-std::optional<vm::Value> random_input(const ir::Ref<ir::Var>& param, const std::map<std::string, int64_t>& sizes,
+std::optional<vm::Value> random_input(const ir::Ref<ir::Var>& param,
+                                      const std::map<std::string, int64_t>& sizes,
                                       std::mt19937& rng, std::string& error) {
   auto t = param->struct_info.as<ir::TensorStructInfo>();
   const auto* dims = t ? t->shape_values() : nullptr;
@@ -39,8 +40,8 @@ std::optional<vm::Value> random_input(const ir::Ref<ir::Var>& param, const std::
     } else if (auto v = d.as<ir::tir::Var>(); v && sizes.count(v->name)) {
       shape.push_back(sizes.at(v->name));
     } else {
-      error = "--random: give the size of `" + (v ? v->name : std::string("?")) + "` for parameter `" + param->name +
-              "` with --shape NAME=N";
+      error = "--random: give the size of `" + (v ? v->name : std::string("?")) +
+              "` for parameter `" + param->name + "` with --shape NAME=N";
       return std::nullopt;
     }
   }
@@ -55,11 +56,16 @@ std::optional<vm::Value> random_input(const ir::Ref<ir::Var>& param, const std::
   std::uniform_int_distribution<int> small(0, 9);
   for (int64_t i = 0; i < n; ++i) {
     auto* p = static_cast<uint8_t*>(tensor->data());
-    if (*dt == vm::kFloat32) reinterpret_cast<float*>(p)[i] = static_cast<float>(real(rng));
-    else if (*dt == vm::kFloat64) reinterpret_cast<double*>(p)[i] = real(rng);
-    else if (*dt == vm::kInt64) reinterpret_cast<int64_t*>(p)[i] = small(rng);
-    else if (*dt == vm::kInt32) reinterpret_cast<int32_t*>(p)[i] = small(rng);
-    else if (vm::is_bool(*dt) || *dt == vm::kUInt8) p[i] = static_cast<uint8_t>(small(rng) % 2);
+    if (*dt == vm::kFloat32)
+      reinterpret_cast<float*>(p)[i] = static_cast<float>(real(rng));
+    else if (*dt == vm::kFloat64)
+      reinterpret_cast<double*>(p)[i] = real(rng);
+    else if (*dt == vm::kInt64)
+      reinterpret_cast<int64_t*>(p)[i] = small(rng);
+    else if (*dt == vm::kInt32)
+      reinterpret_cast<int32_t*>(p)[i] = small(rng);
+    else if (vm::is_bool(*dt) || *dt == vm::kUInt8)
+      p[i] = static_cast<uint8_t>(small(rng) % 2);
     else {
       error = "--random: unsupported dtype " + t->dtype.str();
       return std::nullopt;
@@ -70,11 +76,13 @@ std::optional<vm::Value> random_input(const ir::Ref<ir::Var>& param, const std::
 
 void print_value(const vm::Value& v, const std::string& label) {
   if (const vm::TensorObj* t = v.as_tensor()) {
-    std::cout << label << "shape " << shape_text(t->shape()) << ", dtype " << vm::dtype_name(t->dtype()) << "\n"
+    std::cout << label << "shape " << shape_text(t->shape()) << ", dtype "
+              << vm::dtype_name(t->dtype()) << "\n"
               << vm::summarize_tensor(*t) << "\n";
   } else if (const vm::TupleObj* tup = v.as_tuple()) {
     std::cout << label << "tuple of " << tup->size() << "\n";
-    for (size_t i = 0; i < tup->size(); ++i) print_value((*tup)[i], label + "[" + std::to_string(i) + "] ");
+    for (size_t i = 0; i < tup->size(); ++i)
+      print_value((*tup)[i], label + "[" + std::to_string(i) + "] ");
   } else {
     std::cout << label << vm::describe_value(v) << "\n";
   }
@@ -91,7 +99,8 @@ bool write_outputs(const vm::Value& v, const std::string& path) {
   }
   const vm::TensorObj* t = v.as_tensor();
   if (!t) {
-    print_error("cannot write " + path + ": the result is " + vm::describe_value(v) + ", not a tensor");
+    print_error("cannot write " + path + ": the result is " + vm::describe_value(v) +
+                ", not a tensor");
     return false;
   }
   auto st = vm::write_npy(path, *t);
@@ -120,22 +129,31 @@ Runner add_run_command(CLI::App& app) {
     unsigned seed = 0;
   };
   auto o = std::make_shared<Options>();
-  CLI::App* cmd = app.add_subcommand("run", "Compile and run a function of a .relax file (or a model library) on the VM");
-  cmd->add_option("file", o->input, "Input .relax file (or a model.so built by relax build)")->required();
+  CLI::App* cmd = app.add_subcommand(
+      "run", "Compile and run a function of a .relax file (or a model library) on the VM");
+  cmd->add_option("file", o->input, "Input .relax file (or a model.so built by relax build)")
+      ->required();
   cmd->add_option("inputs", o->args, "Inputs: .npy files in parameter order, or NAME=path.npy");
   cmd->add_option("--func", o->func, "The function to run (default main)");
-  cmd->add_flag("--random", o->random, "Random inputs for the parameters not given (floats in [-1, 1))");
-  cmd->add_option("--shape", o->shapes, "NAME=N: the value of a symbolic dimension for --random (repeatable)")
+  cmd->add_flag("--random", o->random,
+                "Random inputs for the parameters not given (floats in [-1, 1))");
+  cmd->add_option("--shape", o->shapes,
+                  "NAME=N: the value of a symbolic dimension for --random (repeatable)")
       ->allow_extra_args(false);
-  cmd->add_option("-o,--output", o->output, "Write the result to OUT.npy (a tuple writes OUT_0.npy, OUT_1.npy, ...)");
-  cmd->add_option("--repeat", o->repeat, "Run N times and print the mean and best time")->check(CLI::PositiveNumber);
+  cmd->add_option("-o,--output", o->output,
+                  "Write the result to OUT.npy (a tuple writes OUT_0.npy, OUT_1.npy, ...)");
+  cmd->add_option("--repeat", o->repeat, "Run N times and print the mean and best time")
+      ->check(CLI::PositiveNumber);
   cmd->add_flag("--profile", o->profile, "Print the time spent in each kernel and builtin");
-  cmd->add_option("--params", o->params, "Bind the tensors of a .safetensors file to the parameters of those names");
-  cmd->add_option("--load", o->load, "Load a shared library of extern functions (R.call_dps_packed); repeatable")
+  cmd->add_option("--params", o->params,
+                  "Bind the tensors of a .safetensors file to the parameters of those names");
+  cmd->add_option("--load", o->load,
+                  "Load a shared library of extern functions (R.call_dps_packed); repeatable")
       ->allow_extra_args(false);
   cmd->add_option("--target", o->target, "Target (default llvm: the host CPU)");
   cmd->add_option("--seed", o->seed, "Seed of --random (default 0)");
-  cmd->footer("Exit codes: 0 ok, 1 errors in the input, the build or the run, 2 usage or I/O errors.");
+  cmd->footer(
+      "Exit codes: 0 ok, 1 errors in the input, the build or the run, 2 usage or I/O errors.");
   return [o]() -> int {
     ir::Ref<ir::Function> func;
     std::vector<std::shared_ptr<const vm::KernelLibrary>> libraries;
@@ -246,7 +264,8 @@ Runner add_run_command(CLI::App& app) {
       }
       if (!o->random) break;  // the rest may be bound weights (--params)
       if (!func) {
-        print_error("--random needs the parameter types: run the .relax file rather than a model library");
+        print_error(
+            "--random needs the parameter types: run the .relax file rather than a model library");
         return kExitUsage;
       }
       std::string error;

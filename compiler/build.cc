@@ -17,13 +17,22 @@ LibraryWriter& global_writer() {
 }
 }  // namespace
 
-void set_library_writer(LibraryWriter writer) { global_writer() = std::move(writer); }
-const LibraryWriter& library_writer() { return global_writer(); }
+void set_library_writer(LibraryWriter writer) {
+  global_writer() = std::move(writer);
+}
+const LibraryWriter& library_writer() {
+  return global_writer();
+}
 
-void set_kernel_compiler(KernelCompiler compiler) { global_compiler() = std::move(compiler); }
-const KernelCompiler& kernel_compiler() { return global_compiler(); }
+void set_kernel_compiler(KernelCompiler compiler) {
+  global_compiler() = std::move(compiler);
+}
+const KernelCompiler& kernel_compiler() {
+  return global_compiler();
+}
 
-BuildResult build(ir::Ref<ir::IRModule> module, const Target& target, PassContext& ctx, const BuildOptions& options) {
+BuildResult build(ir::Ref<ir::IRModule> module, const Target& target, PassContext& ctx,
+                  const BuildOptions& options) {
   BuildResult result;
   ir::DiagnosticBag& diags = ctx.diagnostics();
   size_t errors_before = 0;
@@ -35,7 +44,8 @@ BuildResult build(ir::Ref<ir::IRModule> module, const Target& target, PassContex
   };
   ir::Ref<ir::IRModule> lowered = run_pass(default_pipeline(target), module, ctx);
   if (!lowered || count_errors() > errors_before) {
-    diags.error("E0791", ir::Span::unknown(), "the build pipeline reported errors; no executable was produced");
+    diags.error("E0791", ir::Span::unknown(),
+                "the build pipeline reported errors; no executable was produced");
     return result;
   }
   result.lowered = lowered;
@@ -45,14 +55,16 @@ BuildResult build(ir::Ref<ir::IRModule> module, const Target& target, PassContex
   auto exe = codegen_vm::build_executable(*lowered, diags);
   if (!exe) return result;
   if (!result.prim_funcs.empty() && !options.skip_kernels) {
-    const KernelCompiler& compile = options.kernel_compiler ? options.kernel_compiler : kernel_compiler();
+    const KernelCompiler& compile =
+        options.kernel_compiler ? options.kernel_compiler : kernel_compiler();
     if (!compile) {
       std::string names;
       for (const auto& [name, f] : result.prim_funcs) names += (names.empty() ? "" : ", ") + name;
-      diags.error("E0790", ir::Span::unknown(),
-                  "the module needs compiled kernels (" + names +
-                      ") but no kernel code generator is available in this build (LLVM code generation "
-                      "is not linked in yet)");
+      diags.error(
+          "E0790", ir::Span::unknown(),
+          "the module needs compiled kernels (" + names +
+              ") but no kernel code generator is available in this build (LLVM code generation "
+              "is not linked in yet)");
       return result;
     }
     result.kernels = compile(result.prim_funcs, target, diags);

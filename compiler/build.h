@@ -36,8 +36,9 @@ const KernelCompiler& kernel_compiler();
 
 // Writes one shared library holding the kernels and the serialized executable (`relax build
 // -o model.so`); the LLVM code generator installs it. Returns false with diagnostics.
-using LibraryWriter = std::function<bool(const PrimFuncList& funcs, const std::vector<uint8_t>& executable,
-                                         const Target& target, const std::string& path, ir::DiagnosticBag& diags)>;
+using LibraryWriter =
+    std::function<bool(const PrimFuncList& funcs, const std::vector<uint8_t>& executable,
+                       const Target& target, const std::string& path, ir::DiagnosticBag& diags)>;
 void set_library_writer(LibraryWriter writer);
 const LibraryWriter& library_writer();
 
@@ -49,10 +50,10 @@ struct BuildOptions {
 };
 
 struct BuildResult {
-  ir::Ref<ir::IRModule> lowered;                    // the module after the pipeline
-  std::shared_ptr<vm::Executable> executable;       // null on failure
+  ir::Ref<ir::IRModule> lowered;                     // the module after the pipeline
+  std::shared_ptr<vm::Executable> executable;        // null on failure
   std::shared_ptr<const vm::KernelLibrary> kernels;  // null when no prim_func needs compiling
-  PrimFuncList prim_funcs;                          // the kernels the executable calls
+  PrimFuncList prim_funcs;                           // the kernels the executable calls
   bool ok() const { return executable != nullptr; }
 };
 

@@ -11,7 +11,9 @@
 
 namespace relax::compiler {
 
-void register_default_passes() { relax_passes::register_relax_passes(); }
+void register_default_passes() {
+  relax_passes::register_relax_passes();
+}
 
 Pass default_pipeline(const Target& target) {
   register_default_passes();
@@ -25,7 +27,8 @@ Pass default_pipeline(const Target& target) {
   passes.push_back(dce);
   // The legalize part registers "LegalizeOps"; until it is merged, ops stay calls of ops and
   // VM codegen reports each one it cannot lower (E0780).
-  if (const Pass* legalize = PassRegistry::global().find("LegalizeOps")) passes.push_back(*legalize);
+  if (const Pass* legalize = PassRegistry::global().find("LegalizeOps"))
+    passes.push_back(*legalize);
   passes.push_back(lambda_lift_pass());
   passes.push_back(to_non_dataflow_pass());
   passes.push_back(remove_purity_checking_pass());
@@ -35,7 +38,8 @@ Pass default_pipeline(const Target& target) {
   passes.push_back(kill_after_last_use_pass());
   passes.push_back(lower_runtime_builtin_pass());
   (void)target;  // CUDA adds its own steps here when it lands.
-  return sequential("DefaultBuildPipeline", std::move(passes), "The default Relax pipeline for " + target.str());
+  return sequential("DefaultBuildPipeline", std::move(passes),
+                    "The default Relax pipeline for " + target.str());
 }
 
 }  // namespace relax::compiler

@@ -35,7 +35,9 @@ class Substitute : public ExprMutator {
     }
     return s;
   }
-  void bind_var(const Ref<Var>& param, Ref<Expr> value) { var_remap_[param.get()] = std::move(value); }
+  void bind_var(const Ref<Var>& param, Ref<Expr> value) {
+    var_remap_[param.get()] = std::move(value);
+  }
 
  private:
   Ref<PrimExpr> subst(const Ref<PrimExpr>& e) {
@@ -86,15 +88,15 @@ Ref<Function> bind(const Ref<Function>& f, const ParamMap& params, DiagnosticBag
         int64_t actual = data.shape[i];
         if (auto c = tir::as_const_int(d)) {
           if (*c != actual) {
-            fail("dimension " + std::to_string(i) + " is " + std::to_string(actual) + " but the parameter has " +
-                 std::to_string(*c));
+            fail("dimension " + std::to_string(i) + " is " + std::to_string(actual) +
+                 " but the parameter has " + std::to_string(*c));
             return f;
           }
         } else if (auto v = d.as<tir::Var>()) {
           auto [at, fresh] = sub.values.emplace(v.get(), actual);
           if (!fresh && at->second != actual) {
-            fail("dimension " + std::to_string(i) + " is " + std::to_string(actual) + " but " + v->name + " = " +
-                 std::to_string(at->second) + " from an earlier dimension");
+            fail("dimension " + std::to_string(i) + " is " + std::to_string(actual) + " but " +
+                 v->name + " = " + std::to_string(at->second) + " from an earlier dimension");
             return f;
           }
         }

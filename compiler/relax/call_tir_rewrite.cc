@@ -1,8 +1,8 @@
 // CallTIRRewrite: destination-passing calls become explicit allocations and plain calls.
 //   y = R.call_tir(cls.f, (a, b), out_sinfo=T)            (also R.call_dps_packed("ext", ...))
 // becomes
-//   alloc = R.builtin.alloc_tensor(R.shape(T.shape), R.dtype(T.dtype), R.prim_value(0), R.str("global"))
-//   _ = cls.f(a, b, alloc)
+//   alloc = R.builtin.alloc_tensor(R.shape(T.shape), R.dtype(T.dtype), R.prim_value(0),
+//   R.str("global")) _ = cls.f(a, b, alloc)
 // (with tir_vars: `R.vm.call_tir_dyn(cls.f, (a, b, alloc, R.shape([tir_vars])))`)
 //   y = alloc
 // A tuple out_sinfo allocates each field and binds y to the tuple of allocations. Leaves alone:
@@ -35,8 +35,10 @@ class CallTIRRewrite : public ExprMutator {
     }
     // The outputs to allocate.
     std::vector<Ref<StructInfo>> outs;
-    if (auto tup = call->sinfo_args[0].as<TupleStructInfo>()) outs = tup->fields;
-    else outs = {call->sinfo_args[0]};
+    if (auto tup = call->sinfo_args[0].as<TupleStructInfo>())
+      outs = tup->fields;
+    else
+      outs = {call->sinfo_args[0]};
     std::vector<Ref<Expr>> allocs;
     std::vector<Ref<Binding>> pending;
     for (const auto& o : outs) {
@@ -65,7 +67,8 @@ class CallTIRRewrite : public ExprMutator {
     if (auto tup = inputs.as<Tuple>()) {
       args = tup->fields;
     } else if (auto ts = inputs->struct_info.as<TupleStructInfo>()) {
-      for (size_t i = 0; i < ts->fields.size(); ++i) args.push_back(make<TupleGetItem>(inputs, static_cast<int>(i)));
+      for (size_t i = 0; i < ts->fields.size(); ++i)
+        args.push_back(make<TupleGetItem>(inputs, static_cast<int>(i)));
     } else {
       args.push_back(inputs);
     }
@@ -101,7 +104,9 @@ class CallTIRRewrite : public ExprMutator {
 Pass call_tir_rewrite_pass() {
   Pass p;
   p.name = "CallTIRRewrite";
-  p.doc = "Rewrites call_tir / call_dps_packed into builtin.alloc_tensor of each output and a plain call";
+  p.doc =
+      "Rewrites call_tir / call_dps_packed into builtin.alloc_tensor of each output and a plain "
+      "call";
   p.fn = [](Ref<IRModule> m, PassContext& ctx) {
     return map_relax_functions(m, ctx, [&](const Ref<Function>& f) {
       CallTIRRewrite t(f, ctx.diagnostics());

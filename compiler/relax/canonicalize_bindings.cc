@@ -21,7 +21,8 @@ class Canonicalize : public ExprMutator {
       if (auto item = value.as<TupleGetItem>()) {
         if (auto tv = item->tuple.as<Var>()) {
           auto it = tuples_.find(tv.get());
-          if (it != tuples_.end() && item->index >= 0 && static_cast<size_t>(item->index) < it->second->fields.size()) {
+          if (it != tuples_.end() && item->index >= 0 &&
+              static_cast<size_t>(item->index) < it->second->fields.size()) {
             value = it->second->fields[static_cast<size_t>(item->index)];
           }
         }

@@ -33,7 +33,8 @@ class RemoveDead : public ExprMutator {
   explicit RemoveDead(const std::unordered_set<const Var*>& used) : used_(used) {}
   bool changed = false;
   void mutate_binding(const Ref<Binding>& binding, std::vector<Ref<Binding>>& out) override {
-    if (binding.is<VarBinding>() && !used_.count(binding->var.get()) && has_no_effect(binding->value)) {
+    if (binding.is<VarBinding>() && !used_.count(binding->var.get()) &&
+        has_no_effect(binding->value)) {
       changed = true;
       return;
     }
@@ -67,7 +68,8 @@ class GlobalRefs : public ExprVisitor {
 Pass dead_code_elimination_pass() {
   Pass p;
   p.name = "DeadCodeElimination";
-  p.doc = "Removes unused side-effect-free bindings and private functions no public function reaches";
+  p.doc =
+      "Removes unused side-effect-free bindings and private functions no public function reaches";
   p.fn = [](Ref<IRModule> m, PassContext& ctx) {
     auto out = map_relax_functions(m, ctx, [](const Ref<Function>& f) { return eliminate(f); });
     // Reachability from the public Relax functions (and every function when none is public).

@@ -21,7 +21,8 @@ using namespace ir;
 namespace {
 
 bool is_storage_binding(const Ref<Binding>& b) {
-  return is_op_call(b->value, "relax.memory.alloc_storage") || is_op_call(b->value, "relax.vm.alloc_storage");
+  return is_op_call(b->value, "relax.memory.alloc_storage") ||
+         is_op_call(b->value, "relax.vm.alloc_storage");
 }
 
 class Killer : public ExprMutator {
@@ -67,9 +68,11 @@ class Killer : public ExprMutator {
         if (it == kills.end()) continue;
         // Killing in definition order keeps the output stable.
         std::vector<const Var*> vs = it->second;
-        std::sort(vs.begin(), vs.end(), [&](const Var* a, const Var* b) { return order(s, a) < order(s, b); });
+        std::sort(vs.begin(), vs.end(),
+                  [&](const Var* a, const Var* b) { return order(s, a) < order(s, b); });
         for (const Var* v : vs) {
-          auto kill = op_call(storage[v] ? "relax.memory.kill_storage" : "relax.memory.kill_tensor", {defined[v]});
+          auto kill = op_call(storage[v] ? "relax.memory.kill_storage" : "relax.memory.kill_tensor",
+                              {defined[v]});
           out.push_back(make<VarBinding>(make<Var>("_"), kill));
         }
       }

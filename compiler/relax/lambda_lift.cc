@@ -54,8 +54,10 @@ class Lifter : public ExprMutator {
         if (auto callee = call->op.as<Var>(); callee && closures_.count(callee.get())) {
           std::vector<Ref<Expr>> args;
           for (const auto& a : call->args) args.push_back(mutate(a));
-          Ref<StructInfo> ret = binding->var->struct_info ? binding->var->struct_info : call->struct_info;
-          const char* invoke = closures_.at(callee.get()) ? "relax.invoke_pure_closure" : "relax.invoke_closure";
+          Ref<StructInfo> ret =
+              binding->var->struct_info ? binding->var->struct_info : call->struct_info;
+          const char* invoke =
+              closures_.at(callee.get()) ? "relax.invoke_pure_closure" : "relax.invoke_closure";
           auto n = op_call(invoke, {mutate(callee), make<Tuple>(args)}, {ret});
           n->span = call->span;
           auto b = make<VarBinding>(mutate_var_def(binding->var), n);
@@ -78,13 +80,15 @@ class Lifter : public ExprMutator {
     }
     if (std::find(free.begin(), free.end(), binding->var) != free.end()) {
       diags_.error("E0774", fn->span,
-                   "LambdaLift: the local function `" + binding->var->name + "` calls itself; recursive local "
-                   "functions are not supported (make it a module function)");
+                   "LambdaLift: the local function `" + binding->var->name +
+                       "` calls itself; recursive local "
+                       "functions are not supported (make it a module function)");
       ExprMutator::mutate_binding(binding, out);
       return;
     }
     std::string name = outer_ + "_" + binding->var->name;
-    for (int i = 1; module_.find(name); ++i) name = outer_ + "_" + binding->var->name + std::to_string(i);
+    for (int i = 1; module_.find(name); ++i)
+      name = outer_ + "_" + binding->var->name + std::to_string(i);
     // The lifted function: own parameters, then the free variables as fresh parameters.
     Remap remap;
     auto lifted = copy(fn);
@@ -143,7 +147,8 @@ bool has_local_function(const Ref<Function>& f) {
 Pass lambda_lift_pass() {
   Pass p;
   p.name = "LambdaLift";
-  p.doc = "Lifts local functions to private module functions (closures capture their free variables)";
+  p.doc =
+      "Lifts local functions to private module functions (closures capture their free variables)";
   p.fn = [](Ref<IRModule> m, PassContext& ctx) {
     auto out = make<IRModule>();
     out->name = m->name;

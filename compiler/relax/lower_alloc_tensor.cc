@@ -40,16 +40,20 @@ class LowerAlloc : public ExprMutator {
       nbytes = tir::int64(*n * element_bytes(dt->value));
     } else {
       Ref<tir::PrimExpr> elements;
-      for (const auto& d : shape->values) elements = elements ? tir::binary(ObjectKind::kMul, elements, d) : d;
+      for (const auto& d : shape->values)
+        elements = elements ? tir::binary(ObjectKind::kMul, elements, d) : d;
       nbytes = tir::binary(ObjectKind::kMul, elements, nbytes);
     }
     auto storage = make<Var>(names_.fresh("storage"));
-    Ref<Expr> scope = call->args.size() > 3 && call->args[3] ? call->args[3] : Ref<Expr>(make<StringImm>("global"));
-    auto alloc_storage = op_call("relax.memory.alloc_storage",
-                                 {make<ShapeExpr>(std::vector<Ref<tir::PrimExpr>>{nbytes}), call->args[2], scope, dt});
+    Ref<Expr> scope = call->args.size() > 3 && call->args[3] ? call->args[3]
+                                                             : Ref<Expr>(make<StringImm>("global"));
+    auto alloc_storage = op_call(
+        "relax.memory.alloc_storage",
+        {make<ShapeExpr>(std::vector<Ref<tir::PrimExpr>>{nbytes}), call->args[2], scope, dt});
     alloc_storage->span = call->span;
     out.push_back(make<VarBinding>(storage, alloc_storage));
-    auto tensor = op_call("relax.memory.alloc_tensor", {storage, make<PrimValue>(tir::int64(0)), shape, dt});
+    auto tensor =
+        op_call("relax.memory.alloc_tensor", {storage, make<PrimValue>(tir::int64(0)), shape, dt});
     tensor->span = call->span;
     auto nb = make<VarBinding>(mutate_var_def(binding->var), tensor);
     nb->span = binding->span;

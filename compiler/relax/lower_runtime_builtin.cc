@@ -1,7 +1,7 @@
 // LowerRuntimeBuiltin (TVM's VMBuiltinLower): memory and view ops become the VM's forms.
 //   R.memory.alloc_storage(size, dev, scope, dtype) -> R.vm.alloc_storage(size, dev, dtype, scope)
-//   R.memory.alloc_tensor(storage, offset, shape, dtype) -> R.vm.alloc_tensor(storage, offset, shape, dtype)
-//   R.memory.kill_tensor(x), R.memory.kill_storage(s)  -> R.vm.kill_object(x)
+//   R.memory.alloc_tensor(storage, offset, shape, dtype) -> R.vm.alloc_tensor(storage, offset,
+//   shape, dtype) R.memory.kill_tensor(x), R.memory.kill_storage(s)  -> R.vm.kill_object(x)
 //   R.reshape(x, shape)      -> R.call_packed("vm.builtin.reshape", x, shape, sinfo_args=...)
 //   R.shape_of(x)            -> R.call_packed("vm.builtin.shape_of", x, sinfo_args=...)
 //   R.tensor_to_shape(x)     -> R.call_packed("vm.builtin.tensor_to_shape", x, sinfo_args=...)
@@ -38,8 +38,10 @@ class Lower : public ExprMutator {
       return n;
     };
     const auto& a = call->args;
-    if (op == "relax.memory.alloc_storage" && a.size() == 4) return with("relax.vm.alloc_storage", {a[0], a[1], a[3], a[2]});
-    if (op == "relax.memory.alloc_tensor" && a.size() == 4) return with("relax.vm.alloc_tensor", {a[0], a[1], a[2], a[3]});
+    if (op == "relax.memory.alloc_storage" && a.size() == 4)
+      return with("relax.vm.alloc_storage", {a[0], a[1], a[3], a[2]});
+    if (op == "relax.memory.alloc_tensor" && a.size() == 4)
+      return with("relax.vm.alloc_tensor", {a[0], a[1], a[2], a[3]});
     if ((op == "relax.memory.kill_tensor" || op == "relax.memory.kill_storage") && a.size() == 1)
       return with("relax.vm.kill_object", {a[0]});
     if (op == "relax.reshape") return packed("vm.builtin.reshape");
@@ -47,7 +49,8 @@ class Lower : public ExprMutator {
     if (op == "relax.tensor_to_shape") return packed("vm.builtin.tensor_to_shape");
     if (op == "relax.builtin.alloc_tensor") {
       diags_.error("E0772", call->span,
-                   "LowerRuntimeBuiltin: builtin.alloc_tensor is still present (LowerAllocTensor must run first)");
+                   "LowerRuntimeBuiltin: builtin.alloc_tensor is still present (LowerAllocTensor "
+                   "must run first)");
     }
     return call;
   }
@@ -76,9 +79,9 @@ void register_relax_passes() {
   done = true;
   auto& r = PassRegistry::global();
   for (Pass p : {to_non_dataflow_pass(), call_tir_rewrite_pass(), dead_code_elimination_pass(),
-                 canonicalize_bindings_pass(), static_plan_block_memory_pass(), lower_alloc_tensor_pass(),
-                 kill_after_last_use_pass(), lower_runtime_builtin_pass(), lambda_lift_pass(),
-                 remove_purity_checking_pass()}) {
+                 canonicalize_bindings_pass(), static_plan_block_memory_pass(),
+                 lower_alloc_tensor_pass(), kill_after_last_use_pass(),
+                 lower_runtime_builtin_pass(), lambda_lift_pass(), remove_purity_checking_pass()}) {
     r.add(std::move(p));
   }
 }

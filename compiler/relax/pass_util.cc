@@ -27,7 +27,8 @@ Ref<IRModule> map_relax_functions(const Ref<IRModule>& module, PassContext& ctx,
   return out;
 }
 
-Ref<Call> op_call(const std::string& name, std::vector<Ref<Expr>> args, std::vector<Ref<StructInfo>> sinfo_args) {
+Ref<Call> op_call(const std::string& name, std::vector<Ref<Expr>> args,
+                  std::vector<Ref<StructInfo>> sinfo_args) {
   return make<Call>(Op::get(name), std::move(args), Attrs{}, std::move(sinfo_args));
 }
 
@@ -90,7 +91,8 @@ NameSupply::NameSupply(const Ref<Function>& func) {
 
 std::string NameSupply::fresh(const std::string& base) {
   std::string name = base;
-  for (int i = 1; std::find(used_.begin(), used_.end(), name) != used_.end(); ++i) name = base + std::to_string(i);
+  for (int i = 1; std::find(used_.begin(), used_.end(), name) != used_.end(); ++i)
+    name = base + std::to_string(i);
   used_.push_back(name);
   return name;
 }

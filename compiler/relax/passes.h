@@ -8,16 +8,16 @@
 
 namespace relax::compiler::relax_passes {
 
-Pass to_non_dataflow_pass();             // ToNonDataflow
-Pass call_tir_rewrite_pass();            // CallTIRRewrite
-Pass dead_code_elimination_pass();       // DeadCodeElimination
-Pass canonicalize_bindings_pass();       // CanonicalizeBindings
-Pass static_plan_block_memory_pass();    // StaticPlanBlockMemory
-Pass lower_alloc_tensor_pass();          // LowerAllocTensor
-Pass kill_after_last_use_pass();         // KillAfterLastUse
-Pass lower_runtime_builtin_pass();       // LowerRuntimeBuiltin
-Pass lambda_lift_pass();                 // LambdaLift
-Pass remove_purity_checking_pass();      // RemovePurityChecking
+Pass to_non_dataflow_pass();           // ToNonDataflow
+Pass call_tir_rewrite_pass();          // CallTIRRewrite
+Pass dead_code_elimination_pass();     // DeadCodeElimination
+Pass canonicalize_bindings_pass();     // CanonicalizeBindings
+Pass static_plan_block_memory_pass();  // StaticPlanBlockMemory
+Pass lower_alloc_tensor_pass();        // LowerAllocTensor
+Pass kill_after_last_use_pass();       // KillAfterLastUse
+Pass lower_runtime_builtin_pass();     // LowerRuntimeBuiltin
+Pass lambda_lift_pass();               // LambdaLift
+Pass remove_purity_checking_pass();    // RemovePurityChecking
 
 void register_relax_passes();
 

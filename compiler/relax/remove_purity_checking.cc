@@ -27,7 +27,8 @@ class Unpure : public ExprMutator {
       return n;
     }
     if (op == "relax.invoke_pure_closure") {
-      auto n = make<Call>(Op::get("relax.invoke_closure"), call->args, call->attrs, call->sinfo_args);
+      auto n =
+          make<Call>(Op::get("relax.invoke_closure"), call->args, call->attrs, call->sinfo_args);
       n->span = call->span;
       return n;
     }
@@ -47,7 +48,9 @@ class Unpure : public ExprMutator {
 Pass remove_purity_checking_pass() {
   Pass p;
   p.name = "RemovePurityChecking";
-  p.doc = "Marks pure functions relax.force_pure and turns call_pure_packed / invoke_pure_closure into plain calls";
+  p.doc =
+      "Marks pure functions relax.force_pure and turns call_pure_packed / invoke_pure_closure into "
+      "plain calls";
   p.fn = [](Ref<IRModule> m, PassContext& ctx) {
     return map_relax_functions(m, ctx, [](const Ref<Function>& f) {
       Unpure u;

@@ -1,8 +1,8 @@
 // StaticPlanBlockMemory: within one binding block, tensors allocated by builtin.alloc_tensor
 // with a static shape whose every use is in that same block, as an argument of a prim_func call
 // or as the value of an alias binding (`y = alloc`), get their memory from a storage block:
-//   storage = R.memory.alloc_storage(R.shape([nbytes]), R.prim_value(0), R.str("global"), R.dtype(t))
-//   alloc = R.memory.alloc_tensor(storage, R.prim_value(0), R.shape(dims), R.dtype(t))
+//   storage = R.memory.alloc_storage(R.shape([nbytes]), R.prim_value(0), R.str("global"),
+//   R.dtype(t)) alloc = R.memory.alloc_tensor(storage, R.prim_value(0), R.shape(dims), R.dtype(t))
 // A storage is reused by a later allocation of the same byte size once every tensor placed in
 // it is dead: the binding holding its last use (its own or an alias's) has been passed. Blocks
 // are planned independently, so storage allocated inside an if branch is used only there and
@@ -116,13 +116,15 @@ class Planner : public ExprMutator {
           free_list.erase(reuse);
         } else {
           storage = {make<Var>(names_.fresh("storage")), tok->second.nbytes};
-          auto alloc = op_call("relax.memory.alloc_storage",
-                               {make<ShapeExpr>(std::vector<Ref<tir::PrimExpr>>{tir::int64(storage.nbytes)}),
-                                make<PrimValue>(tir::int64(0)), make<StringImm>("global"), call->args[1]});
+          auto alloc =
+              op_call("relax.memory.alloc_storage",
+                      {make<ShapeExpr>(std::vector<Ref<tir::PrimExpr>>{tir::int64(storage.nbytes)}),
+                       make<PrimValue>(tir::int64(0)), make<StringImm>("global"), call->args[1]});
           out.push_back(make<VarBinding>(storage.var, alloc));
         }
-        auto tensor = op_call("relax.memory.alloc_tensor",
-                              {storage.var, make<PrimValue>(tir::int64(0)), call->args[0], call->args[1]});
+        auto tensor =
+            op_call("relax.memory.alloc_tensor",
+                    {storage.var, make<PrimValue>(tir::int64(0)), call->args[0], call->args[1]});
         tensor->span = call->span;
         auto nb = make<VarBinding>(bs[i]->var, tensor);
         nb->span = bs[i]->span;

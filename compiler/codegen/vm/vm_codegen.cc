@@ -82,10 +82,12 @@ class FunctionCodegen {
     slots.visit(f->body);
     slot_of_ = slots.slot_of;
     b_.begin_function(name_);
-    for (size_t i = 0; i < f->params.size(); ++i) regs_[f->params[i].get()] = Arg::reg(static_cast<int64_t>(i));
+    for (size_t i = 0; i < f->params.size(); ++i)
+      regs_[f->params[i].get()] = Arg::reg(static_cast<int64_t>(i));
     if (!slots.names.empty()) {
       heap_ = Arg::reg(b_.new_register());
-      b_.emit_call("vm.builtin.alloc_shape_heap", {Arg::context(), b_.int_arg(static_cast<int64_t>(slots.names.size()))},
+      b_.emit_call("vm.builtin.alloc_shape_heap",
+                   {Arg::context(), b_.int_arg(static_cast<int64_t>(slots.names.size()))},
                    heap_.value);
     }
     // Parameters: types first, then shapes (a later parameter may fix a variable's value).
@@ -115,7 +117,8 @@ class FunctionCodegen {
   // ---- symbolic values ------------------------------------------------------------------
   int64_t slot(const Ref<ir::tir::PrimExpr>& e) {
     auto it = slot_of_.find(syntax::to_text(e));
-    if (it == slot_of_.end()) fail("E0783", ir::Span::unknown(), "no shape heap slot for " + syntax::to_text(e));
+    if (it == slot_of_.end())
+      fail("E0783", ir::Span::unknown(), "no shape heap slot for " + syntax::to_text(e));
     return it->second;
   }
   bool is_var(const Ref<ir::tir::PrimExpr>& e) { return e.is<ir::tir::Var>(); }
@@ -128,7 +131,9 @@ class FunctionCodegen {
     if (known_.count(s)) return true;
     if (is_var(e)) return false;
     auto bin = e.as<ir::tir::BinaryOp>();
-    if (!bin) fail("E0783", ir::Span::unknown(), "the symbolic expression " + syntax::to_text(e) + " cannot be computed by the VM");
+    if (!bin)
+      fail("E0783", ir::Span::unknown(),
+           "the symbolic expression " + syntax::to_text(e) + " cannot be computed by the VM");
     if (!ensure(bin->a) || !ensure(bin->b)) return false;
     std::vector<Arg> args{heap_, b_.int_arg(s)};
     program(e, args);
@@ -145,22 +150,53 @@ class FunctionCodegen {
     if (auto bin = e.as<ir::tir::BinaryOp>()) {
       int code = 0;
       switch (bin->kind()) {
-        case ir::ObjectKind::kAdd: code = 2; break;
-        case ir::ObjectKind::kSub: code = 3; break;
-        case ir::ObjectKind::kMul: code = 4; break;
-        case ir::ObjectKind::kFloorDiv: code = 5; break;
-        case ir::ObjectKind::kFloorMod: code = 6; break;
-        case ir::ObjectKind::kMin: code = 7; break;
-        case ir::ObjectKind::kMax: code = 8; break;
-        case ir::ObjectKind::kDiv: code = 9; break;
-        case ir::ObjectKind::kMod: code = 10; break;
-        case ir::ObjectKind::kEQ: code = 11; break;
-        case ir::ObjectKind::kNE: code = 12; break;
-        case ir::ObjectKind::kLT: code = 13; break;
-        case ir::ObjectKind::kLE: code = 14; break;
-        case ir::ObjectKind::kGT: code = 15; break;
-        case ir::ObjectKind::kGE: code = 16; break;
-        default: break;
+        case ir::ObjectKind::kAdd:
+          code = 2;
+          break;
+        case ir::ObjectKind::kSub:
+          code = 3;
+          break;
+        case ir::ObjectKind::kMul:
+          code = 4;
+          break;
+        case ir::ObjectKind::kFloorDiv:
+          code = 5;
+          break;
+        case ir::ObjectKind::kFloorMod:
+          code = 6;
+          break;
+        case ir::ObjectKind::kMin:
+          code = 7;
+          break;
+        case ir::ObjectKind::kMax:
+          code = 8;
+          break;
+        case ir::ObjectKind::kDiv:
+          code = 9;
+          break;
+        case ir::ObjectKind::kMod:
+          code = 10;
+          break;
+        case ir::ObjectKind::kEQ:
+          code = 11;
+          break;
+        case ir::ObjectKind::kNE:
+          code = 12;
+          break;
+        case ir::ObjectKind::kLT:
+          code = 13;
+          break;
+        case ir::ObjectKind::kLE:
+          code = 14;
+          break;
+        case ir::ObjectKind::kGT:
+          code = 15;
+          break;
+        case ir::ObjectKind::kGE:
+          code = 16;
+          break;
+        default:
+          break;
       }
       if (code != 0) {
         program(bin->a, out);
@@ -175,7 +211,8 @@ class FunctionCodegen {
       out.push_back(b_.int_arg(slot(e)));
       return;
     }
-    fail("E0783", ir::Span::unknown(), "the symbolic expression " + syntax::to_text(e) + " cannot be computed by the VM");
+    fail("E0783", ir::Span::unknown(),
+         "the symbolic expression " + syntax::to_text(e) + " cannot be computed by the VM");
   }
   // Checks a value against struct info, defining the variables it introduces.
   void check_value(const Arg& value, const Ref<ir::StructInfo>& sinfo, const std::string& what) {
@@ -193,14 +230,17 @@ class FunctionCodegen {
       b_.emit_call("vm.builtin.check_prim_value_info", {value, dtype, err});
       if (p->value && p->dtype.is_integer_like()) {
         auto [code, r] = match_code(p->value, true);
-        b_.emit_call("vm.builtin.match_prim_value", {value, heap_, b_.int_arg(code), b_.int_arg(r), err});
+        b_.emit_call("vm.builtin.match_prim_value",
+                     {value, heap_, b_.int_arg(code), b_.int_arg(r), err});
         if (code == 2) {
           ensure(p->value);
-          b_.emit_call("vm.builtin.match_prim_value", {value, heap_, b_.int_arg(3), b_.int_arg(slot(p->value)), err});
+          b_.emit_call("vm.builtin.match_prim_value",
+                       {value, heap_, b_.int_arg(3), b_.int_arg(slot(p->value)), err});
         }
       }
     } else if (auto tup = sinfo.as<ir::TupleStructInfo>()) {
-      b_.emit_call("vm.builtin.check_tuple_info", {value, b_.int_arg(static_cast<int64_t>(tup->fields.size())), err});
+      b_.emit_call("vm.builtin.check_tuple_info",
+                   {value, b_.int_arg(static_cast<int64_t>(tup->fields.size())), err});
       for (size_t i = 0; i < tup->fields.size(); ++i) {
         int64_t r = b_.new_register();
         b_.emit_call("vm.builtin.tuple_getitem", {value, b_.int_arg(static_cast<int64_t>(i))}, r);
@@ -223,7 +263,8 @@ class FunctionCodegen {
     return {2, 0};
   }
 
-  void match_dims(const Arg& value, const std::vector<Ref<ir::tir::PrimExpr>>& dims, const Arg& err) {
+  void match_dims(const Arg& value, const std::vector<Ref<ir::tir::PrimExpr>>& dims,
+                  const Arg& err) {
     std::vector<Arg> args{value, heap_, b_.int_arg(static_cast<int64_t>(dims.size()))};
     std::vector<size_t> deferred;
     for (size_t i = 0; i < dims.size(); ++i) {
@@ -241,7 +282,8 @@ class FunctionCodegen {
       bool check = std::find(deferred.begin(), deferred.end(), i) != deferred.end();
       if (check && !ensure(dims[i])) {
         fail("E0784", ir::Span::unknown(),
-             "the dimension " + syntax::to_text(dims[i]) + " uses a variable no parameter or match_cast defines");
+             "the dimension " + syntax::to_text(dims[i]) +
+                 " uses a variable no parameter or match_cast defines");
       }
       second.push_back(b_.int_arg(check ? 3 : 2));
       second.push_back(b_.int_arg(check ? slot(dims[i]) : 0));
@@ -297,14 +339,17 @@ class FunctionCodegen {
 
   Arg lookup(const Ref<ir::Var>& v) {
     auto it = regs_.find(v.get());
-    if (it == regs_.end()) fail("E0785", v->span, "variable `" + v->name + "` is used before it is defined");
+    if (it == regs_.end())
+      fail("E0785", v->span, "variable `" + v->name + "` is used before it is defined");
     return it->second;
   }
 
   Arg emit_prim(const Ref<ir::tir::PrimExpr>& e) {
     if (auto c = ir::tir::as_const_int(e)) return b_.int_arg(*c);
     if (auto f = e.as<ir::tir::FloatImm>()) return b_.float_arg(f->value);
-    if (!ensure(e)) fail("E0784", ir::Span::unknown(), "the value " + syntax::to_text(e) + " uses an undefined variable");
+    if (!ensure(e))
+      fail("E0784", ir::Span::unknown(),
+           "the value " + syntax::to_text(e) + " uses an undefined variable");
     int64_t r = b_.new_register();
     b_.emit_call("vm.builtin.make_prim_value", {heap_, b_.int_arg(1), b_.int_arg(slot(e))}, r);
     return Arg::reg(r);
@@ -329,7 +374,9 @@ class FunctionCodegen {
         args.push_back(b_.int_arg(*c));
         continue;
       }
-      if (!ensure(d)) fail("E0784", ir::Span::unknown(), "the dimension " + syntax::to_text(d) + " uses an undefined variable");
+      if (!ensure(d))
+        fail("E0784", ir::Span::unknown(),
+             "the dimension " + syntax::to_text(d) + " uses an undefined variable");
       args.push_back(b_.int_arg(1));
       args.push_back(b_.int_arg(slot(d)));
     }
@@ -342,12 +389,16 @@ class FunctionCodegen {
     using K = ir::ObjectKind;
     switch (e->kind()) {
       case K::kVar:
-      case K::kDataflowVar: return lookup(e.as<ir::Var>());
+      case K::kDataflowVar:
+        return lookup(e.as<ir::Var>());
       case K::kConstant: {
         auto c = e.as<ir::Constant>();
-        if (!c->data) fail("E0785", e->span, "a constant without data (metadata reference) cannot be compiled");
+        if (!c->data)
+          fail("E0785", e->span, "a constant without data (metadata reference) cannot be compiled");
         auto dt = vm::parse_dtype(c->data->dtype.str());
-        if (!dt) fail("E0785", e->span, "constants of dtype " + c->data->dtype.str() + " are not supported");
+        if (!dt)
+          fail("E0785", e->span,
+               "constants of dtype " + c->data->dtype.str() + " are not supported");
         vm::Tensor t = vm::tensor_from_bytes(c->data->shape, *dt, c->data->bytes.data());
         return b_.constant(vm::Value(t));
       }
@@ -365,20 +416,29 @@ class FunctionCodegen {
         b_.emit_call("vm.builtin.tuple_getitem", {t, b_.int_arg(item->index)}, r);
         return Arg::reg(r);
       }
-      case K::kShapeExpr: return emit_shape(e.as<ir::ShapeExpr>()->values);
-      case K::kPrimValue: return emit_prim(e.as<ir::PrimValue>()->value);
-      case K::kStringImm: return b_.string_arg(e.as<ir::StringImm>()->value);
-      case K::kDataTypeImm: return b_.dtype_arg(to_dl(e.as<ir::DataTypeImm>()->value));
+      case K::kShapeExpr:
+        return emit_shape(e.as<ir::ShapeExpr>()->values);
+      case K::kPrimValue:
+        return emit_prim(e.as<ir::PrimValue>()->value);
+      case K::kStringImm:
+        return b_.string_arg(e.as<ir::StringImm>()->value);
+      case K::kDataTypeImm:
+        return b_.dtype_arg(to_dl(e.as<ir::DataTypeImm>()->value));
       case K::kGlobalVar: {
         auto g = e.as<ir::GlobalVar>();
         return b_.func_arg(g->name);
       }
-      case K::kCall: return emit_call(e.as<ir::Call>());
-      case K::kIf: return emit_if(e.as<ir::If>());
-      case K::kSeqExpr: return emit_seq(e.as<ir::SeqExpr>());
+      case K::kCall:
+        return emit_call(e.as<ir::Call>());
+      case K::kIf:
+        return emit_if(e.as<ir::If>());
+      case K::kSeqExpr:
+        return emit_seq(e.as<ir::SeqExpr>());
       case K::kFunction:
         fail("E0781", e->span, "a nested function reached VM codegen (LambdaLift must run first)");
-      default: fail("E0785", e->span, "this expression cannot be compiled to VM code: " + syntax::to_text(e));
+      default:
+        fail("E0785", e->span,
+             "this expression cannot be compiled to VM code: " + syntax::to_text(e));
     }
   }
 
@@ -401,7 +461,9 @@ class FunctionCodegen {
     return Arg::reg(merge);
   }
 
-  bool is_void(const Ref<ir::Expr>& e) { return e->struct_info && ir::is_void_sinfo(e->struct_info); }
+  bool is_void(const Ref<ir::Expr>& e) {
+    return e->struct_info && ir::is_void_sinfo(e->struct_info);
+  }
 
   Arg emit_call(const Ref<ir::Call>& call) {
     std::vector<Arg> args;
@@ -416,7 +478,8 @@ class FunctionCodegen {
     if (auto op = call->op.as<ir::Op>()) {
       const std::string& name = op->name;
       if (name == "relax.vm.alloc_storage") {
-        // (size, device_index, dtype, scope) -> alloc_storage(ctx, size, device_index, dtype, scope)
+        // (size, device_index, dtype, scope) -> alloc_storage(ctx, size, device_index, dtype,
+        // scope)
         args.push_back(Arg::context());
         eval_args(0);
         return finish(b_.declare_builtin("vm.builtin.alloc_storage"));
@@ -430,31 +493,39 @@ class FunctionCodegen {
         // (cls.f, (tensors..., shape)) -> call_tir_dyn(kernel, tensors..., shape)
         auto g = call->args.empty() ? nullptr : call->args[0].as<ir::GlobalVar>();
         auto tup = call->args.size() > 1 ? call->args[1].as<ir::Tuple>() : nullptr;
-        if (!g || !tup) fail("E0785", call->span, "R.vm.call_tir_dyn needs a prim_func and a tuple literal");
+        if (!g || !tup)
+          fail("E0785", call->span, "R.vm.call_tir_dyn needs a prim_func and a tuple literal");
         args.push_back(Arg::func(b_.declare_kernel(g->name)));
         for (const auto& f : tup->fields) args.push_back(emit_expr(f));
         return finish(b_.declare_builtin("vm.builtin.call_tir_dyn"));
       }
-      if (name == "relax.make_closure" || name == "relax.invoke_closure" || name == "relax.invoke_pure_closure") {
-        // (func | closure, (values...)) -> make_closure(func, values...) / invoke_closure(ctx, closure, values...)
+      if (name == "relax.make_closure" || name == "relax.invoke_closure" ||
+          name == "relax.invoke_pure_closure") {
+        // (func | closure, (values...)) -> make_closure(func, values...) / invoke_closure(ctx,
+        // closure, values...)
         bool make = name == "relax.make_closure";
         if (!make) args.push_back(Arg::context());
         args.push_back(emit_expr(call->args[0]));
         auto tup = call->args.size() > 1 ? call->args[1].as<ir::Tuple>() : nullptr;
-        if (!tup) fail("E0785", call->span, "R." + op->short_name() + " needs its values as a tuple literal");
+        if (!tup)
+          fail("E0785", call->span,
+               "R." + op->short_name() + " needs its values as a tuple literal");
         for (const auto& f : tup->fields) args.push_back(emit_expr(f));
-        return finish(b_.declare_builtin(make ? "vm.builtin.make_closure" : "vm.builtin.invoke_closure"));
+        return finish(
+            b_.declare_builtin(make ? "vm.builtin.make_closure" : "vm.builtin.invoke_closure"));
       }
       if (name == "relax.call_tir_inplace")
         fail("E0782", call->span, "call_tir_inplace is not supported by the build pipeline yet");
       fail("E0780", call->span,
            "the op R." + op->short_name() +
-               " has no VM lowering: LegalizeOps must turn it into a prim_func call first (is it in the pipeline?)");
+               " has no VM lowering: LegalizeOps must turn it into a prim_func call first (is it "
+               "in the pipeline?)");
     }
     if (auto ext = call->op.as<ir::ExternFunc>()) {
       eval_args(0);
       const std::string& sym = ext->global_symbol;
-      int64_t func = sym.rfind("vm.builtin.", 0) == 0 ? b_.declare_builtin(sym) : b_.declare_extern(sym);
+      int64_t func =
+          sym.rfind("vm.builtin.", 0) == 0 ? b_.declare_builtin(sym) : b_.declare_extern(sym);
       return finish(func);
     }
     if (auto g = call->op.as<ir::GlobalVar>()) {
@@ -462,7 +533,8 @@ class FunctionCodegen {
       ir::ObjectRef member = module_.lookup(g->name);
       if (ir::as_relax_function(member)) return finish(*b_.function_index(g->name));
       if (ir::as_prim_func(member)) return finish(b_.declare_kernel(g->name));
-      if (auto ext = member.as<ir::ExternFunc>()) return finish(b_.declare_extern(ext->global_symbol));
+      if (auto ext = member.as<ir::ExternFunc>())
+        return finish(b_.declare_extern(ext->global_symbol));
       fail("E0785", call->span, "`" + g->name + "` is not a function of the module");
     }
     // A closure value.
@@ -483,7 +555,8 @@ class FunctionCodegen {
 
 }  // namespace
 
-bool generate(const ir::IRModule& module, vm::ExecutableBuilder& builder, ir::DiagnosticBag& diags) {
+bool generate(const ir::IRModule& module, vm::ExecutableBuilder& builder,
+              ir::DiagnosticBag& diags) {
   // Declare every Relax function first so that calls may go forward or recurse.
   for (const auto& m : module.functions) {
     if (auto f = ir::as_relax_function(m.func)) {
@@ -507,12 +580,14 @@ bool generate(const ir::IRModule& module, vm::ExecutableBuilder& builder, ir::Di
   return ok;
 }
 
-std::shared_ptr<vm::Executable> build_executable(const ir::IRModule& module, ir::DiagnosticBag& diags) {
+std::shared_ptr<vm::Executable> build_executable(const ir::IRModule& module,
+                                                 ir::DiagnosticBag& diags) {
   vm::ExecutableBuilder builder;
   if (!generate(module, builder, diags)) return nullptr;
   auto exe = builder.finish();
   if (!exe) {
-    diags.error("E0786", ir::Span::unknown(), "VM codegen produced an invalid executable: " + exe.error().message);
+    diags.error("E0786", ir::Span::unknown(),
+                "VM codegen produced an invalid executable: " + exe.error().message);
     return nullptr;
   }
   return *exe;

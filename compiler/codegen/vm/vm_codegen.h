@@ -26,6 +26,7 @@ namespace relax::compiler::codegen_vm {
 bool generate(const ir::IRModule& module, vm::ExecutableBuilder& builder, ir::DiagnosticBag& diags);
 
 // generate() then finish(): the executable, or null with the reasons in `diags`.
-std::shared_ptr<vm::Executable> build_executable(const ir::IRModule& module, ir::DiagnosticBag& diags);
+std::shared_ptr<vm::Executable> build_executable(const ir::IRModule& module,
+                                                 ir::DiagnosticBag& diags);
 
 }  // namespace relax::compiler::codegen_vm

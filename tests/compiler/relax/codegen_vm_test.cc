@@ -19,7 +19,8 @@ namespace {
 
 ir::Ref<ir::IRModule> load(const std::string& name) {
   ir::DiagnosticBag diags;
-  auto text = relax::test::read_file(relax::test::tests_dir() / "compiler" / "relax" / "golden" / (name + ".relax"));
+  auto text = relax::test::read_file(relax::test::tests_dir() / "compiler" / "relax" / "golden" /
+                                     (name + ".relax"));
   auto result = syntax::parse_text(text, name + ".relax", diags);
   analysis::normalize_module(*result.module, diags);
   REQUIRE_FALSE(diags.has_errors());
@@ -77,7 +78,8 @@ TEST_CASE("Static vector add chain runs with planned and reused storage") {
 TEST_CASE("Dynamic vector add runs for several lengths") {
   vm::Module m = build_module("dynamic");
   for (int n : {1, 5, 7}) {
-    std::vector<float> a(static_cast<size_t>(n)), b(static_cast<size_t>(n)), want(static_cast<size_t>(n));
+    std::vector<float> a(static_cast<size_t>(n)), b(static_cast<size_t>(n)),
+        want(static_cast<size_t>(n));
     for (int i = 0; i < n; ++i) {
       a[static_cast<size_t>(i)] = static_cast<float>(i);
       b[static_cast<size_t>(i)] = 0.5f;
@@ -182,8 +184,8 @@ TEST_CASE("Instruments print the IR after every pass and time them") {
   options.kernel_compiler = compiler::test::test_kernel_compiler();
   auto result = build(load("dynamic"), Target::host(), ctx, options);
   REQUIRE(result.ok());
-  for (const char* pass : {"ToNonDataflow", "CallTIRRewrite", "StaticPlanBlockMemory", "LowerAllocTensor",
-                           "KillAfterLastUse", "LowerRuntimeBuiltin"}) {
+  for (const char* pass : {"ToNonDataflow", "CallTIRRewrite", "StaticPlanBlockMemory",
+                           "LowerAllocTensor", "KillAfterLastUse", "LowerRuntimeBuiltin"}) {
     CHECK(log.str().find(std::string("# IR after ") + pass) != std::string::npos);
   }
   CHECK(ctx.timings().size() >= 6);
@@ -212,7 +214,8 @@ TEST_CASE("Weights bound by BindParams are constants of the executable") {
   data->bytes.resize(16);
   std::memcpy(data->bytes.data(), w.data(), 16);
   PassContext ctx;
-  auto module = run_pass(relax_passes::bind_params_pass("main", {{"w", data}}), load("weights"), ctx);
+  auto module =
+      run_pass(relax_passes::bind_params_pass("main", {{"w", data}}), load("weights"), ctx);
   BuildOptions options;
   options.kernel_compiler = compiler::test::test_kernel_compiler();
   auto result = build(module, Target::host(), ctx, options);
@@ -227,7 +230,8 @@ TEST_CASE("Weights bound by BindParams are constants of the executable") {
   // The weight fixed n = 4: another length is refused with the argument named.
   auto bad = m->invoke("main", {vec({1, 2, 3})});
   REQUIRE_FALSE(bad);
-  CHECK(bad.error().message.find("argument `x` (parameter 0): dimension 0 is 3 but the function expects 4") !=
+  CHECK(bad.error().message.find(
+            "argument `x` (parameter 0): dimension 0 is 3 but the function expects 4") !=
         std::string::npos);
 }
 
@@ -241,7 +245,8 @@ TEST_CASE("Local functions run as lifted functions and closures") {
 }
 
 TEST_CASE("The module stays well-formed after every pass of the pipeline") {
-  for (const char* name : {"chain", "branch", "dynamic", "calls", "closures", "recursion", "match_cast"}) {
+  for (const char* name :
+       {"chain", "branch", "dynamic", "calls", "closures", "recursion", "match_cast"}) {
     PassContext ctx;
     ctx.verify = true;
     BuildOptions options;

@@ -18,7 +18,9 @@ using namespace relax::compiler::relax_passes;
 
 namespace {
 
-std::filesystem::path golden_dir() { return test::tests_dir() / "compiler" / "relax" / "golden"; }
+std::filesystem::path golden_dir() {
+  return test::tests_dir() / "compiler" / "relax" / "golden";
+}
 
 ir::Ref<ir::IRModule> load(const std::string& name) {
   ir::DiagnosticBag diags;
@@ -30,13 +32,15 @@ ir::Ref<ir::IRModule> load(const std::string& name) {
   return result.module;
 }
 
-std::string run(const std::string& name, const std::vector<Pass>& passes, ir::DiagnosticBag* out_diags = nullptr) {
+std::string run(const std::string& name, const std::vector<Pass>& passes,
+                ir::DiagnosticBag* out_diags = nullptr) {
   auto module = load(name);
   PassContext ctx;
   ir::DiagnosticBag diags;
   ctx.diags = &diags;
   for (const Pass& p : passes) module = run_pass(p, module, ctx);
-  if (out_diags) *out_diags = diags;
+  if (out_diags)
+    *out_diags = diags;
   else {
     INFO((diags.items().empty() ? "" : diags.items()[0].message));
     REQUIRE_FALSE(diags.has_errors());
@@ -83,15 +87,16 @@ TEST_CASE("CanonicalizeBindings and DeadCodeElimination remove trivial and dead 
   std::string canon = run("trivial", {canonicalize_bindings_pass()});
   check_golden("trivial", "CanonicalizeBindings", canon);
   std::string out = run("trivial", {canonicalize_bindings_pass(), dead_code_elimination_pass()});
-  CHECK(out.find("dead") == std::string::npos);          // a pure op nobody reads
-  CHECK(out.find("def unused") == std::string::npos);    // a private function nobody calls
-  CHECK(out.find("def helper") != std::string::npos);    // called
-  CHECK(out.find("R.print") != std::string::npos);       // impure: kept although unused
+  CHECK(out.find("dead") == std::string::npos);        // a pure op nobody reads
+  CHECK(out.find("def unused") == std::string::npos);  // a private function nobody calls
+  CHECK(out.find("def helper") != std::string::npos);  // called
+  CHECK(out.find("R.print") != std::string::npos);     // impure: kept although unused
   check_golden("trivial", "DeadCodeElimination", out);
 }
 
 TEST_CASE("StaticPlanBlockMemory reuses storage whose tensors are dead") {
-  std::string out = run("chain", {to_non_dataflow_pass(), call_tir_rewrite_pass(), static_plan_block_memory_pass()});
+  std::string out = run(
+      "chain", {to_non_dataflow_pass(), call_tir_rewrite_pass(), static_plan_block_memory_pass()});
   // a, b and c are local: a and b need two storages (a is read while b is written), c reuses
   // a's; d is returned and stays for LowerAllocTensor.
   CHECK(count(out, "R.memory.alloc_storage(") == 2);
@@ -101,7 +106,8 @@ TEST_CASE("StaticPlanBlockMemory reuses storage whose tensors are dead") {
 }
 
 TEST_CASE("StaticPlanBlockMemory plans each if branch on its own") {
-  std::string out = run("branch", {to_non_dataflow_pass(), call_tir_rewrite_pass(), static_plan_block_memory_pass()});
+  std::string out = run(
+      "branch", {to_non_dataflow_pass(), call_tir_rewrite_pass(), static_plan_block_memory_pass()});
   // Only u and v (local to the true branch) are planned, in two storages allocated in that
   // branch; t is used inside the if, r is the branch result, s is returned.
   CHECK(count(out, "R.memory.alloc_storage(") == 2);
@@ -109,7 +115,8 @@ TEST_CASE("StaticPlanBlockMemory plans each if branch on its own") {
   auto else_at = out.find("else:");
   REQUIRE(if_at != std::string::npos);
   REQUIRE(else_at != std::string::npos);
-  for (size_t at = out.find("R.memory.alloc_storage("); at != std::string::npos; at = out.find("R.memory.alloc_storage(", at + 1)) {
+  for (size_t at = out.find("R.memory.alloc_storage("); at != std::string::npos;
+       at = out.find("R.memory.alloc_storage(", at + 1)) {
     CHECK(at > if_at);
     CHECK(at < else_at);
   }
@@ -117,26 +124,28 @@ TEST_CASE("StaticPlanBlockMemory plans each if branch on its own") {
 }
 
 TEST_CASE("LowerAllocTensor sizes storage statically and symbolically") {
-  std::string stat = run("chain", {to_non_dataflow_pass(), call_tir_rewrite_pass(), static_plan_block_memory_pass(),
-                                   lower_alloc_tensor_pass()});
+  std::string stat = run("chain", {to_non_dataflow_pass(), call_tir_rewrite_pass(),
+                                   static_plan_block_memory_pass(), lower_alloc_tensor_pass()});
   CHECK(count(stat, "R.builtin.alloc_tensor(") == 0);
   CHECK(count(stat, "R.memory.alloc_storage(R.shape([16])") == 3);
-  std::string dyn = run("dynamic", {to_non_dataflow_pass(), call_tir_rewrite_pass(), static_plan_block_memory_pass(),
-                                    lower_alloc_tensor_pass()});
+  std::string dyn = run("dynamic", {to_non_dataflow_pass(), call_tir_rewrite_pass(),
+                                    static_plan_block_memory_pass(), lower_alloc_tensor_pass()});
   CHECK(dyn.find("R.memory.alloc_storage(R.shape([n * 4])") != std::string::npos);
   check_golden("dynamic", "LowerAllocTensor", dyn);
 }
 
 TEST_CASE("KillAfterLastUse kills tensors and storage after their last use") {
-  std::string out = run("chain", {to_non_dataflow_pass(), call_tir_rewrite_pass(), static_plan_block_memory_pass(),
-                                  lower_alloc_tensor_pass(), kill_after_last_use_pass()});
+  std::string out = run(
+      "chain", {to_non_dataflow_pass(), call_tir_rewrite_pass(), static_plan_block_memory_pass(),
+                lower_alloc_tensor_pass(), kill_after_last_use_pass()});
   CHECK(count(out, "R.memory.kill_storage(") == 3);
   // The returned tensor d is never killed; parameters are never killed.
   CHECK(out.find("R.memory.kill_tensor(d)") == std::string::npos);
   CHECK(out.find("R.memory.kill_tensor(x)") == std::string::npos);
   check_golden("chain", "KillAfterLastUse", out);
-  std::string br = run("branch", {to_non_dataflow_pass(), call_tir_rewrite_pass(), static_plan_block_memory_pass(),
-                                  lower_alloc_tensor_pass(), kill_after_last_use_pass()});
+  std::string br = run(
+      "branch", {to_non_dataflow_pass(), call_tir_rewrite_pass(), static_plan_block_memory_pass(),
+                 lower_alloc_tensor_pass(), kill_after_last_use_pass()});
   check_golden("branch", "KillAfterLastUse", br);
 }
 
@@ -151,8 +160,9 @@ TEST_CASE("LowerRuntimeBuiltin lowers memory ops and reshape to VM builtins") {
 
 TEST_CASE("The pass registry lists every Relax pass with a doc") {
   register_default_passes();
-  for (const char* name : {"ToNonDataflow", "CallTIRRewrite", "DeadCodeElimination", "CanonicalizeBindings",
-                           "StaticPlanBlockMemory", "LowerAllocTensor", "KillAfterLastUse", "LowerRuntimeBuiltin"}) {
+  for (const char* name :
+       {"ToNonDataflow", "CallTIRRewrite", "DeadCodeElimination", "CanonicalizeBindings",
+        "StaticPlanBlockMemory", "LowerAllocTensor", "KillAfterLastUse", "LowerRuntimeBuiltin"}) {
     const Pass* p = PassRegistry::global().find(name);
     REQUIRE(p != nullptr);
     CHECK_FALSE(p->doc.empty());
@@ -182,8 +192,8 @@ TEST_CASE("BindParams turns a weight parameter into a constant and fixes its sym
 TEST_CASE("LambdaLift lifts local functions and captures free variables in closures") {
   std::string out = run("closures", {lambda_lift_pass()});
   CHECK(out.find("def main_twice(") != std::string::npos);
-  CHECK(out.find("def main_add_x(v: R.Tensor((4,), dtype=\"float32\"), x: R.Tensor((4,), dtype=\"float32\"))") !=
-        std::string::npos);
+  CHECK(out.find("def main_add_x(v: R.Tensor((4,), dtype=\"float32\"), x: R.Tensor((4,), "
+                 "dtype=\"float32\"))") != std::string::npos);
   CHECK(out.find("R.make_closure(cls.main_add_x, (x,))") != std::string::npos);
   CHECK(out.find("R.invoke_pure_closure(add_x, (y,)") != std::string::npos);
   CHECK(out.find("cls.main_twice(x)") != std::string::npos);
@@ -192,6 +202,7 @@ TEST_CASE("LambdaLift lifts local functions and captures free variables in closu
 
 TEST_CASE("CallTIRRewrite passes tir_vars through vm.call_tir_dyn") {
   std::string out = run("tir_vars", {call_tir_rewrite_pass()});
-  CHECK(out.find("R.vm.call_tir_dyn(cls.add_scaled, (x, y, alloc, R.shape([k + 1])))") != std::string::npos);
+  CHECK(out.find("R.vm.call_tir_dyn(cls.add_scaled, (x, y, alloc, R.shape([k + 1])))") !=
+        std::string::npos);
   check_golden("tir_vars", "CallTIRRewrite", out);
 }

@@ -30,7 +30,8 @@ int32_t k_add(relax_kernel_context* ctx, const relax_arg* args, int32_t n, relax
   auto a = static_cast<const float*>(args[0].value.tensor->data);
   auto b = static_cast<const float*>(args[1].value.tensor->data);
   auto out = static_cast<float*>(args[2].value.tensor->data);
-  if (numel(args[0].value.tensor) != numel(args[2].value.tensor) || numel(args[1].value.tensor) != numel(args[2].value.tensor)) {
+  if (numel(args[0].value.tensor) != numel(args[2].value.tensor) ||
+      numel(args[1].value.tensor) != numel(args[2].value.tensor)) {
     ctx->set_error(ctx, "add: element counts differ");
     return 1;
   }
@@ -71,7 +72,8 @@ std::shared_ptr<const vm::KernelTable> test_kernels() {
 }
 
 KernelCompiler test_kernel_compiler() {
-  return [](const PrimFuncList& funcs, const Target&, ir::DiagnosticBag& diags) -> std::shared_ptr<const vm::KernelLibrary> {
+  return [](const PrimFuncList& funcs, const Target&,
+            ir::DiagnosticBag& diags) -> std::shared_ptr<const vm::KernelLibrary> {
     auto table = test_kernels();
     for (const auto& [name, f] : funcs) {
       if (!table->resolve(name)) {
