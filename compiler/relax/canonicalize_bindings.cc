@@ -1,11 +1,13 @@
 // CanonicalizeBindings: removes trivial bindings. A binding `y = x` of one variable to another
 // is dropped and later uses of y read x; `z = t[i]` where t is bound to a tuple literal reads
 // that field directly. Leaves alone: a binding that turns a DataflowVar into the block's output
-// Var (the output must stay a Var), match_cast bindings, every other value.
+// Var (the output must stay a Var), a binding whose variable has other struct info than its
+// value, match_cast bindings, every other value.
 #include <unordered_map>
 
 #include "compiler/relax/pass_util.h"
 #include "compiler/relax/passes.h"
+#include "ir/structural_equal.h"
 #include "ir/visitor.h"
 
 namespace relax::compiler::relax_passes {
@@ -29,7 +31,11 @@ class Canonicalize : public ExprMutator {
       }
       if (auto src = value.as<Var>()) {
         bool keeps_output = src->is_dataflow() && !binding->var->is_dataflow();
-        if (!keeps_output) {
+        // A binding that narrows the struct info (`y: R.Tensor((4,)) = x` with x of rank 1)
+        // keeps what it states.
+        const auto& want = binding->var->struct_info;
+        bool same_info = !want || !src->struct_info || structural_equal(want, src->struct_info);
+        if (!keeps_output && same_info) {
           var_remap_[binding->var.get()] = src;
           return;
         }
