@@ -14,5 +14,8 @@ Runner add_print_command(CLI::App& app);
 Runner add_parse_command(CLI::App& app);
 Runner add_check_command(CLI::App& app);
 Runner add_fmt_command(CLI::App& app);
+Runner add_passes_command(CLI::App& app);
+Runner add_build_command(CLI::App& app);
+Runner add_run_command(CLI::App& app);
 
 }  // namespace relax::cli

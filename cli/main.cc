@@ -35,6 +35,9 @@ int main(int argc, char** argv) {
   add(add_parse_command);
   add(add_check_command);
   add(add_fmt_command);
+  add(add_passes_command);
+  add(add_build_command);
+  add(add_run_command);
 
   try {
     app.parse(argc, argv);

@@ -258,6 +258,8 @@ static constexpr BuiltinInfo kBuiltins[] = {
      "(value, heap, code, r, err)"},
     {"vm.builtin.make_shape", builtin::make_shape, 2, -1, false, "(heap, n, code0, r0, ...)"},
     {"vm.builtin.make_prim_value", builtin::make_prim_value, 3, 3, false, "(heap, code, r)"},
+    {"vm.builtin.shape_compute", builtin::shape_compute, 4, -1, false,
+     "(heap, dst, code0, v0, ...)"},
     {"vm.builtin.check_tensor_info", builtin::check_tensor_info, 4, 4, false,
      "(value, ndim, dtype, err)"},
     {"vm.builtin.check_shape_info", builtin::check_shape_info, 3, 3, false, "(value, ndim, err)"},

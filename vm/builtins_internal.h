@@ -24,6 +24,7 @@ void match_shape(VirtualMachine& vm, ArgList args, Value* result);
 void match_prim_value(VirtualMachine& vm, ArgList args, Value* result);
 void make_shape(VirtualMachine& vm, ArgList args, Value* result);
 void make_prim_value(VirtualMachine& vm, ArgList args, Value* result);
+void shape_compute(VirtualMachine& vm, ArgList args, Value* result);
 void check_tensor_info(VirtualMachine& vm, ArgList args, Value* result);
 void check_shape_info(VirtualMachine& vm, ArgList args, Value* result);
 void check_prim_value_info(VirtualMachine& vm, ArgList args, Value* result);

@@ -4,7 +4,9 @@
 //   main: argument `x` (parameter 0): dimension 1 is 5 but the function expects 4
 //   main: argument `x` (parameter 0): dimension 0 is 2 but the function expects n = 3 from an
 //   earlier dimension
+#include <algorithm>
 #include <cctype>
+#include <vector>
 
 #include "vm/builtins_internal.h"
 
@@ -160,6 +162,60 @@ void make_shape(VirtualMachine&, ArgList args, Value* result) {
 
 void make_prim_value(VirtualMachine&, ArgList args, Value* result) {
   *result = Value(make_one(heap_arg(args, 0), int_arg(args, 1, "code"), int_arg(args, 2, "r")));
+}
+
+// A postfix program over int64 values; the result is stored in heap[dst]. Pairs (code, v):
+// 0 push v; 1 push heap[v]; 2 add; 3 sub; 4 mul; 5 floordiv; 6 floormod; 7 min; 8 max;
+// 9 truncdiv; 10 truncmod; comparisons giving 0 or 1: 11 ==, 12 !=, 13 <, 14 <=, 15 >, 16 >=
+// (v ignored for operators).
+void shape_compute(VirtualMachine&, ArgList args, Value*) {
+  std::span<int64_t> heap = heap_arg(args, 0);
+  int64_t dst = int_arg(args, 1, "dst");
+  if ((args.size() - 2) % 2 != 0 || args.size() < 4) {
+    throw_error("expected (heap, dst, code, value, ...) pairs, got " + std::to_string(args.size()) +
+                " arguments");
+  }
+  std::vector<int64_t> stack;
+  for (int64_t i = 2; i < args.size(); i += 2) {
+    int64_t code = int_arg(args, i, "code");
+    int64_t v = int_arg(args, i + 1, "value");
+    if (code == 0) {
+      stack.push_back(v);
+      continue;
+    }
+    if (code == 1) {
+      stack.push_back(heap_slot(heap, v));
+      continue;
+    }
+    if (stack.size() < 2 || code > 16) throw_error("malformed shape program at code " + std::to_string(code));
+    int64_t b = stack.back();
+    stack.pop_back();
+    int64_t a = stack.back();
+    int64_t r = 0;
+    if ((code == 5 || code == 6 || code == 9 || code == 10) && b == 0) {
+      throw_error("division by zero in a symbolic shape expression");
+    }
+    switch (code) {
+      case 2: r = a + b; break;
+      case 3: r = a - b; break;
+      case 4: r = a * b; break;
+      case 5: r = a / b - ((a % b != 0 && ((a < 0) != (b < 0))) ? 1 : 0); break;
+      case 6: r = a - b * (a / b - ((a % b != 0 && ((a < 0) != (b < 0))) ? 1 : 0)); break;
+      case 7: r = std::min(a, b); break;
+      case 8: r = std::max(a, b); break;
+      case 9: r = a / b; break;
+      case 10: r = a % b; break;
+      case 11: r = a == b; break;
+      case 12: r = a != b; break;
+      case 13: r = a < b; break;
+      case 14: r = a <= b; break;
+      case 15: r = a > b; break;
+      default: r = a >= b; break;
+    }
+    stack.back() = r;
+  }
+  if (stack.size() != 1) throw_error("malformed shape program: " + std::to_string(stack.size()) + " values left");
+  heap_slot(heap, dst) = stack.back();
 }
 
 void check_tensor_info(VirtualMachine& vm, ArgList args, Value*) {

@@ -113,6 +113,42 @@ TEST_CASE("static dims, prim values and slots matched across arguments", "[vm][s
         "g: argument `n` (parameter 0): expected a value of dtype int64 but got a float 1.5");
 }
 
+TEST_CASE("shape_compute evaluates compound symbolic expressions into a slot", "[vm][shape]") {
+  ExecutableBuilder b;
+  b.declare_function("f", {"n"});
+  auto i = [&](int64_t v) { return b.int_arg(v); };
+  b.begin_function("f");  // f(n) = ((n + 1) * 3 floordiv -2, n >= 4)
+  int64_t heap = b.new_register(), out = b.new_register(), cmp = b.new_register(), tup = b.new_register();
+  b.emit_call("vm.builtin.alloc_shape_heap", {Arg::context(), i(3)}, heap);
+  b.emit_call("vm.builtin.match_prim_value",
+              {Arg::reg(0), Arg::reg(heap), i(1), i(0), b.string_arg("argument `n`")});
+  b.emit_call("vm.builtin.shape_compute", {Arg::reg(heap), i(1), i(1), i(0), i(0), i(1), i(2), i(0), i(0), i(3),
+                                           i(4), i(0), i(0), i(-2), i(5), i(0)});
+  b.emit_call("vm.builtin.shape_compute", {Arg::reg(heap), i(2), i(1), i(0), i(0), i(4), i(16), i(0)});
+  b.emit_call("vm.builtin.make_prim_value", {Arg::reg(heap), i(1), i(1)}, out);
+  b.emit_call("vm.builtin.make_prim_value", {Arg::reg(heap), i(1), i(2)}, cmp);
+  b.emit_call("vm.builtin.make_tuple", {Arg::reg(out), Arg::reg(cmp)}, tup);
+  b.emit_ret(tup);
+  b.end_function();
+  b.declare_function("bad", {"n"});
+  b.begin_function("bad");  // n floordiv 0
+  int64_t h2 = b.new_register();
+  b.emit_call("vm.builtin.alloc_shape_heap", {Arg::context(), i(1)}, h2);
+  b.emit_call("vm.builtin.shape_compute", {Arg::reg(h2), i(0), i(0), i(7), i(0), i(0), i(5), i(0)});
+  b.emit_ret(0);
+  b.end_function();
+  auto vm = make_vm(finish(b));
+  auto r = vm->invoke("f", {Value(int64_t{4})});
+  REQUIRE(r.ok());
+  CHECK((*r->as_tuple())[0].as_int() == -8);  // 15 floordiv -2 = -8
+  CHECK((*r->as_tuple())[1].as_int() == 1);
+  auto r2 = vm->invoke("f", {Value(int64_t{3})});
+  REQUIRE(r2.ok());
+  CHECK((*r2->as_tuple())[0].as_int() == -6);
+  CHECK((*r2->as_tuple())[1].as_int() == 0);
+  CHECK(error_of(vm->invoke("bad", {Value(int64_t{1})})).find("division by zero") != std::string::npos);
+}
+
 // A function applying one check builtin to its argument.
 std::unique_ptr<VirtualMachine> checker(const std::string& builtin, std::vector<Arg> extra,
                                         ExecutableBuilder& b) {
@@ -354,7 +390,7 @@ TEST_CASE("the builtin table lists every builtin once with a signature", "[vm]")
     CHECK(b.signature.starts_with("("));
     CHECK(find_builtin(b.name) == &b);
   }
-  CHECK(names.size() == 26);
+  CHECK(names.size() == 27);
   CHECK(find_builtin("vm.builtin.nope") == nullptr);
 }
 

@@ -1,0 +1,37 @@
+// `relax passes`: the registered passes with their opt levels and docs, and the default
+// pipeline in the order `relax build` runs it.
+#include <iomanip>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "compiler/pipeline.h"
+
+namespace relax::cli {
+
+Runner add_passes_command(CLI::App& app) {
+  CLI::App* cmd =
+      app.add_subcommand("passes", "List the registered compiler passes and the default pipeline");
+  (void)cmd;
+  return []() -> int {
+    compiler::register_default_passes();
+    std::cout << "Passes (name, opt level, what it does):\n";
+    for (const compiler::Pass& p : compiler::PassRegistry::global().all()) {
+      std::cout << "  " << std::left << std::setw(24) << p.name << " O" << p.opt_level << "  "
+                << p.doc << "\n";
+    }
+    compiler::Pass pipeline = compiler::default_pipeline(compiler::Target::host());
+    std::cout << "\nDefault pipeline for " << compiler::Target::host().str() << " (relax build):\n";
+    int i = 1;
+    for (const compiler::Pass& p : pipeline.children) {
+      std::cout << "  " << i++ << ". " << p.name
+                << (p.opt_level > 0 ? " (opt level >= " + std::to_string(p.opt_level) + ")" : "")
+                << "\n";
+    }
+    std::cout << "  then VM codegen (with shape lowering) and kernel code generation for the "
+                 "prim_funcs\n";
+    return kExitOk;
+  };
+}
+
+}  // namespace relax::cli

@@ -1,0 +1,77 @@
+// The build driver (see build.h).
+#include "compiler/build.h"
+
+#include "compiler/codegen/vm/vm_codegen.h"
+#include "compiler/pipeline.h"
+
+namespace relax::compiler {
+
+namespace {
+KernelCompiler& global_compiler() {
+  static KernelCompiler compiler;
+  return compiler;
+}
+LibraryWriter& global_writer() {
+  static LibraryWriter writer;
+  return writer;
+}
+}  // namespace
+
+void set_library_writer(LibraryWriter writer) {
+  global_writer() = std::move(writer);
+}
+const LibraryWriter& library_writer() {
+  return global_writer();
+}
+
+void set_kernel_compiler(KernelCompiler compiler) {
+  global_compiler() = std::move(compiler);
+}
+const KernelCompiler& kernel_compiler() {
+  return global_compiler();
+}
+
+BuildResult build(ir::Ref<ir::IRModule> module, const Target& target, PassContext& ctx,
+                  const BuildOptions& options) {
+  BuildResult result;
+  ir::DiagnosticBag& diags = ctx.diagnostics();
+  size_t errors_before = 0;
+  for (const auto& d : diags.items()) errors_before += d.severity == ir::Severity::kError;
+  auto count_errors = [&] {
+    size_t n = 0;
+    for (const auto& d : diags.items()) n += d.severity == ir::Severity::kError;
+    return n;
+  };
+  ir::Ref<ir::IRModule> lowered = run_pass(default_pipeline(target), module, ctx);
+  if (!lowered || count_errors() > errors_before) {
+    diags.error("E0791", ir::Span::unknown(),
+                "the build pipeline reported errors; no executable was produced");
+    return result;
+  }
+  result.lowered = lowered;
+  for (const auto& m : lowered->functions) {
+    if (auto pf = ir::as_prim_func(m.func)) result.prim_funcs.emplace_back(m.gvar->name, pf);
+  }
+  auto exe = codegen_vm::build_executable(*lowered, diags);
+  if (!exe) return result;
+  if (!result.prim_funcs.empty() && !options.skip_kernels) {
+    const KernelCompiler& compile =
+        options.kernel_compiler ? options.kernel_compiler : kernel_compiler();
+    if (!compile) {
+      std::string names;
+      for (const auto& [name, f] : result.prim_funcs) names += (names.empty() ? "" : ", ") + name;
+      diags.error(
+          "E0790", ir::Span::unknown(),
+          "the module needs compiled kernels (" + names +
+              ") but no kernel code generator is available in this build (LLVM code generation "
+              "is not linked in yet)");
+      return result;
+    }
+    result.kernels = compile(result.prim_funcs, target, diags);
+    if (!result.kernels) return result;
+  }
+  result.executable = exe;
+  return result;
+}
+
+}  // namespace relax::compiler

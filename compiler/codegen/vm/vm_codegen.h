@@ -1,0 +1,32 @@
+// VM codegen: translates the Relax functions of a module that went through the build pipeline
+// (compiler/pipeline.cc) into VM bytecode with vm::ExecutableBuilder (SEMANTICS.md §5.2-§5.3).
+// Parameters arrive in registers 0..n-1; each binding evaluates into a register (or a constant
+// or immediate argument); calls of prim_funcs become kernel calls, calls of extern functions
+// extern calls, `vm.builtin.*` packed calls builtin calls, calls of module functions VM calls
+// (recursion included), calls of a closure value invoke_closure; `if` becomes read_if_cond, If
+// and Goto with a merge register. Shape lowering is done here too (TVM's VMShapeLower): each
+// function gets a shape heap with one slot per symbolic variable and per compound expression;
+// parameters and match_casts are checked at run time with check_tensor_info / match_shape
+// naming the argument, and compound dims are computed with vm.builtin.shape_compute.
+// Closures made by LambdaLift become make_closure / invoke_closure builtin calls.
+// Not supported (reported, E0780-E0785): ops LegalizeOps has not lowered, nested functions
+// (LambdaLift must run first), call_tir_inplace, values of unknown kind.
+#pragma once
+
+#include <memory>
+
+#include "ir/diagnostic.h"
+#include "ir/module.h"
+#include "vm/executable.h"
+
+namespace relax::compiler::codegen_vm {
+
+// Emits every Relax function of `module` into `builder` (which must be fresh). Returns false
+// when a function cannot be translated; the reasons are in `diags`.
+bool generate(const ir::IRModule& module, vm::ExecutableBuilder& builder, ir::DiagnosticBag& diags);
+
+// generate() then finish(): the executable, or null with the reasons in `diags`.
+std::shared_ptr<vm::Executable> build_executable(const ir::IRModule& module,
+                                                 ir::DiagnosticBag& diags);
+
+}  // namespace relax::compiler::codegen_vm

@@ -1,0 +1,114 @@
+// KillAfterLastUse: after the binding that uses a tensor or a storage block for the last time,
+// inserts `_ = R.memory.kill_tensor(x)` (or `R.memory.kill_storage(s)`), so that the VM drops
+// its reference as early as possible. Each sequence (function body, if branch) handles the
+// variables it defines; a use anywhere inside a later binding (a branch of an if included)
+// counts as a use at that binding. Leaves alone: parameters (the caller owns them), variables
+// the sequence returns, values that are not tensors or storage (shapes, tuples, scalars),
+// every existing binding.
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "compiler/relax/pass_util.h"
+#include "compiler/relax/passes.h"
+#include "ir/visitor.h"
+
+namespace relax::compiler::relax_passes {
+
+using namespace ir;
+
+namespace {
+
+bool is_storage_binding(const Ref<Binding>& b) {
+  return is_op_call(b->value, "relax.memory.alloc_storage") ||
+         is_op_call(b->value, "relax.vm.alloc_storage");
+}
+
+class Killer : public ExprMutator {
+ public:
+  Ref<Expr> mutate_seq_expr(const Ref<SeqExpr>& seq) override {
+    // Nested sequences first (branches), then this one.
+    auto s = ExprMutator::mutate_seq_expr(seq).as<SeqExpr>();
+    std::vector<const Var*> body_uses;
+    collect_used_vars(s->body, body_uses);
+    std::unordered_set<const Var*> returned(body_uses.begin(), body_uses.end());
+    // Last binding (block, index) that uses each variable.
+    std::unordered_map<const Var*, std::pair<size_t, size_t>> last;
+    std::unordered_map<const Var*, Ref<Var>> defined;
+    std::unordered_map<const Var*, bool> storage;
+    for (size_t bi = 0; bi < s->blocks.size(); ++bi) {
+      const auto& bs = s->blocks[bi]->bindings;
+      for (size_t i = 0; i < bs.size(); ++i) {
+        std::vector<const Var*> uses;
+        collect_used_vars(bs[i]->value, uses);
+        for (const Var* v : uses) last[v] = {bi, i};
+        const Ref<Var>& var = bs[i]->var;
+        bool is_storage = is_storage_binding(bs[i]);
+        if (is_storage || var->struct_info.is<TensorStructInfo>()) {
+          defined[var.get()] = var;
+          storage[var.get()] = is_storage;
+          if (!last.count(var.get())) last[var.get()] = {bi, i};
+        }
+      }
+    }
+    std::map<std::pair<size_t, size_t>, std::vector<const Var*>> kills;
+    for (const auto& entry : defined) {
+      if (returned.count(entry.first)) continue;
+      kills[last[entry.first]].push_back(entry.first);
+    }
+    if (kills.empty()) return s;
+    std::vector<Ref<BindingBlock>> blocks;
+    for (size_t bi = 0; bi < s->blocks.size(); ++bi) {
+      std::vector<Ref<Binding>> out;
+      const auto& bs = s->blocks[bi]->bindings;
+      for (size_t i = 0; i < bs.size(); ++i) {
+        out.push_back(bs[i]);
+        auto it = kills.find({bi, i});
+        if (it == kills.end()) continue;
+        // Killing in definition order keeps the output stable.
+        std::vector<const Var*> vs = it->second;
+        std::sort(vs.begin(), vs.end(),
+                  [&](const Var* a, const Var* b) { return order(s, a) < order(s, b); });
+        for (const Var* v : vs) {
+          auto kill = op_call(storage[v] ? "relax.memory.kill_storage" : "relax.memory.kill_tensor",
+                              {defined[v]});
+          out.push_back(make<VarBinding>(make<Var>("_"), kill));
+        }
+      }
+      blocks.push_back(make<BindingBlock>(std::move(out), s->blocks[bi]->is_dataflow));
+    }
+    auto n = make<SeqExpr>(std::move(blocks), s->body);
+    n->span = s->span;
+    return n;
+  }
+
+ private:
+  static size_t order(const Ref<SeqExpr>& s, const Var* v) {
+    size_t k = 0;
+    for (const auto& b : s->blocks) {
+      for (const auto& binding : b->bindings) {
+        if (binding->var.get() == v) return k;
+        ++k;
+      }
+    }
+    return k;
+  }
+};
+
+}  // namespace
+
+Pass kill_after_last_use_pass() {
+  Pass p;
+  p.name = "KillAfterLastUse";
+  p.doc = "Inserts memory.kill_tensor / kill_storage after the last use of each tensor and storage";
+  p.fn = [](Ref<IRModule> m, PassContext& ctx) {
+    return map_relax_functions(m, ctx, [](const Ref<Function>& f) {
+      Killer k;
+      return k.mutate(f).as<Function>();
+    });
+  };
+  return p;
+}
+
+}  // namespace relax::compiler::relax_passes

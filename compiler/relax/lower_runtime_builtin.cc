@@ -1,0 +1,89 @@
+// LowerRuntimeBuiltin (TVM's VMBuiltinLower): memory and view ops become the VM's forms.
+//   R.memory.alloc_storage(size, dev, scope, dtype) -> R.vm.alloc_storage(size, dev, dtype, scope)
+//   R.memory.alloc_tensor(storage, offset, shape, dtype) -> R.vm.alloc_tensor(storage, offset,
+//   shape, dtype) R.memory.kill_tensor(x), R.memory.kill_storage(s)  -> R.vm.kill_object(x)
+//   R.reshape(x, shape)      -> R.call_packed("vm.builtin.reshape", x, shape, sinfo_args=...)
+//   R.shape_of(x)            -> R.call_packed("vm.builtin.shape_of", x, sinfo_args=...)
+//   R.tensor_to_shape(x)     -> R.call_packed("vm.builtin.tensor_to_shape", x, sinfo_args=...)
+//   R.null_value()           stays (VM codegen reads it as the null register)
+// A builtin.alloc_tensor that is still present is an internal error of the pipeline (E0772).
+// Leaves alone: every other call (ops that LegalizeOps did not lower are reported by VM
+// codegen), bindings that are not calls.
+#include "compiler/relax/pass_util.h"
+#include "compiler/relax/passes.h"
+#include "ir/visitor.h"
+
+namespace relax::compiler::relax_passes {
+
+using namespace ir;
+
+namespace {
+class Lower : public ExprMutator {
+ public:
+  explicit Lower(DiagnosticBag& diags) : diags_(diags) {}
+
+  Ref<Expr> mutate_call(const Ref<Call>& c) override {
+    auto call = ExprMutator::mutate_call(c).as<Call>();
+    const std::string& op = call->op_name();
+    auto packed = [&](const std::string& name) -> Ref<Expr> {
+      std::vector<Ref<StructInfo>> sinfo;
+      sinfo.push_back(c->struct_info ? c->struct_info : Ref<StructInfo>(make<ObjectStructInfo>()));
+      auto n = make<Call>(make<ExternFunc>(name), call->args, Attrs{}, std::move(sinfo));
+      n->span = call->span;
+      return n;
+    };
+    auto with = [&](const std::string& name, std::vector<Ref<Expr>> args) -> Ref<Expr> {
+      auto n = op_call(name, std::move(args));
+      n->span = call->span;
+      return n;
+    };
+    const auto& a = call->args;
+    if (op == "relax.memory.alloc_storage" && a.size() == 4)
+      return with("relax.vm.alloc_storage", {a[0], a[1], a[3], a[2]});
+    if (op == "relax.memory.alloc_tensor" && a.size() == 4)
+      return with("relax.vm.alloc_tensor", {a[0], a[1], a[2], a[3]});
+    if ((op == "relax.memory.kill_tensor" || op == "relax.memory.kill_storage") && a.size() == 1)
+      return with("relax.vm.kill_object", {a[0]});
+    if (op == "relax.reshape") return packed("vm.builtin.reshape");
+    if (op == "relax.shape_of") return packed("vm.builtin.shape_of");
+    if (op == "relax.tensor_to_shape") return packed("vm.builtin.tensor_to_shape");
+    if (op == "relax.builtin.alloc_tensor") {
+      diags_.error("E0772", call->span,
+                   "LowerRuntimeBuiltin: builtin.alloc_tensor is still present (LowerAllocTensor "
+                   "must run first)");
+    }
+    return call;
+  }
+
+ private:
+  DiagnosticBag& diags_;
+};
+}  // namespace
+
+Pass lower_runtime_builtin_pass() {
+  Pass p;
+  p.name = "LowerRuntimeBuiltin";
+  p.doc = "Lowers memory ops, kills, reshape and shape_of to the VM's builtins";
+  p.fn = [](Ref<IRModule> m, PassContext& ctx) {
+    return map_relax_functions(m, ctx, [&](const Ref<Function>& f) {
+      Lower l(ctx.diagnostics());
+      return l.mutate(f).as<Function>();
+    });
+  };
+  return p;
+}
+
+void register_relax_passes() {
+  static bool done = false;
+  if (done) return;
+  done = true;
+  auto& r = PassRegistry::global();
+  for (Pass p : {to_non_dataflow_pass(), call_tir_rewrite_pass(), dead_code_elimination_pass(),
+                 canonicalize_bindings_pass(), static_plan_block_memory_pass(),
+                 lower_alloc_tensor_pass(), kill_after_last_use_pass(),
+                 lower_runtime_builtin_pass(), lambda_lift_pass(), remove_purity_checking_pass()}) {
+    r.add(std::move(p));
+  }
+}
+
+}  // namespace relax::compiler::relax_passes

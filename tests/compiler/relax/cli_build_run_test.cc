@@ -1,0 +1,232 @@
+// `relax passes`, `relax build` and `relax run` end to end. The extern-function test compiles
+// a small C library with the C compiler at test time and calls it through R.call_dps_packed.
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "tests/support/test_util.h"
+#include "vm/io/npy.h"
+#include "vm/io/safetensors.h"
+#include "vm/tensor.h"
+
+namespace fs = std::filesystem;
+using relax::test::run_command;
+
+namespace {
+
+const std::string kRelax = RELAX_BINARY;
+
+fs::path golden(const std::string& name) {
+  return relax::test::tests_dir() / "compiler" / "relax" / "golden" / (name + ".relax");
+}
+
+class TempDir {
+ public:
+  TempDir()
+      : path_(fs::temp_directory_path() / ("relax_cli_run_test_" + std::to_string(getpid()))) {
+    fs::create_directories(path_);
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  fs::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  fs::path path_;
+};
+
+const char* kNegateLib = R"C(
+#include "vm/kernel_abi.h"
+int32_t my_negate(relax_kernel_context* ctx, const relax_arg* args, int32_t n, relax_arg* ret) {
+  (void)ret;
+  if (n != 2 || args[0].kind != kRelaxArgTensor || args[1].kind != kRelaxArgTensor) {
+    ctx->set_error(ctx, "my_negate expects (x, out)");
+    return 1;
+  }
+  const float* x = (const float*)args[0].value.tensor->data;
+  float* out = (float*)args[1].value.tensor->data;
+  for (int64_t i = 0; i < args[1].value.tensor->shape[0]; ++i) out[i] = -x[i];
+  return 0;
+}
+int32_t my_add(relax_kernel_context* ctx, const relax_arg* args, int32_t n, relax_arg* ret) {
+  (void)ret;
+  if (n != 3) {
+    ctx->set_error(ctx, "my_add expects (a, b, out)");
+    return 1;
+  }
+  const float* a = (const float*)args[0].value.tensor->data;
+  const float* b = (const float*)args[1].value.tensor->data;
+  float* out = (float*)args[2].value.tensor->data;
+  for (int64_t i = 0; i < args[2].value.tensor->shape[0]; ++i) out[i] = a[i] + b[i];
+  return 0;
+}
+)C";
+
+fs::path build_negate_lib(const TempDir& dir) {
+  fs::path c = dir / "negate.c", so = dir / "libnegate.so";
+  relax::test::write_file(c, kNegateLib);
+  auto cc = run_command({RELAX_C_COMPILER, "-shared", "-fPIC", "-O1", "-std=c99", "-Wall",
+                         "-Werror", "-I", RELAX_SOURCE_DIR, "-o", so.string(), c.string()});
+  INFO(cc.err);
+  REQUIRE(cc.exit_code == 0);
+  return so;
+}
+
+}  // namespace
+
+TEST_CASE("relax passes lists the passes and the default pipeline") {
+  auto r = run_command({kRelax, "passes"});
+  CHECK(r.exit_code == 0);
+  for (const char* name :
+       {"ToNonDataflow", "CallTIRRewrite", "StaticPlanBlockMemory", "LowerAllocTensor",
+        "KillAfterLastUse", "LowerRuntimeBuiltin", "DeadCodeElimination", "CanonicalizeBindings"}) {
+    CHECK(r.out.find(name) != std::string::npos);
+  }
+  CHECK(r.out.find("Default pipeline") != std::string::npos);
+}
+
+TEST_CASE("relax build prints the IR after each pass and the bytecode") {
+  auto r = run_command({kRelax, "build", golden("dynamic").string(), "--print-after=all",
+                        "--emit=bytecode", "--time-passes", "--verify"});
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("# IR after CallTIRRewrite") != std::string::npos);
+  CHECK(r.out.find("# IR after LowerRuntimeBuiltin") != std::string::npos);
+  CHECK(r.out.find("vm.builtin.match_shape") != std::string::npos);
+  CHECK(r.err.find("KillAfterLastUse") != std::string::npos);
+  auto only =
+      run_command({kRelax, "build", golden("dynamic").string(), "--print-before=LowerAllocTensor"});
+  CHECK(only.exit_code == 0);
+  CHECK(only.out.find("# IR before LowerAllocTensor") != std::string::npos);
+  CHECK(only.out.find("# IR after") == std::string::npos);
+  auto bad = run_command({kRelax, "build", golden("dynamic").string(), "--print-after=NoSuchPass"});
+  CHECK(bad.exit_code == 2);
+}
+
+TEST_CASE("relax run without a code generator says so for modules that need kernels") {
+  auto r = run_command({kRelax, "run", golden("chain").string(), "--random"});
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("no kernel code generator is available") != std::string::npos);
+  auto op = run_command({kRelax, "run", golden("unlegalized").string(), "--random"});
+  CHECK(op.exit_code == 1);
+  CHECK(op.err.find("E0780") != std::string::npos);
+}
+
+TEST_CASE("relax run calls an extern function from a library given with --load") {
+  TempDir dir;
+  fs::path so = build_negate_lib(dir);
+  fs::path in = dir / "x.npy", out = dir / "y.npy";
+  std::vector<float> x{1, -2, 3, -4, 5, -6, 7, -8};
+  std::vector<int64_t> shape{8};
+  REQUIRE(relax::vm::write_npy(in.string(),
+                               *relax::vm::tensor_from_bytes(shape, relax::vm::kFloat32, x.data()))
+              .ok());
+  auto r = run_command({kRelax, "run", golden("extern").string(), "--load", so.string(),
+                        in.string(), "-o", out.string()});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("shape (8,), dtype float32") != std::string::npos);
+  auto y = relax::vm::read_npy(out.string());
+  REQUIRE(y.ok());
+  const float* p = (*y)->data_as<float>();
+  CHECK(std::vector<float>(p, p + 8) == std::vector<float>{-1, 2, -3, 4, -5, 6, -7, 8});
+  // By name, repeated, profiled.
+  auto named = run_command({kRelax, "run", golden("extern").string(), "--load", so.string(),
+                            "x=" + in.string(), "--repeat", "3", "--profile"});
+  INFO(named.err);
+  CHECK(named.exit_code == 0);
+  CHECK(named.out.find("my_negate") != std::string::npos);
+  CHECK(named.out.find("over 3 runs") != std::string::npos);
+  // Without the library the extern function cannot be found.
+  auto missing = run_command({kRelax, "run", golden("extern").string(), in.string()});
+  CHECK(missing.exit_code == 1);
+  CHECK(missing.err.find("my_negate") != std::string::npos);
+}
+
+TEST_CASE("relax run reports a wrong input shape with the argument and dimension") {
+  TempDir dir;
+  fs::path in = dir / "x.npy";
+  std::vector<float> x{1, 2, 3};
+  std::vector<int64_t> shape{3};
+  REQUIRE(relax::vm::write_npy(in.string(),
+                               *relax::vm::tensor_from_bytes(shape, relax::vm::kFloat32, x.data()))
+              .ok());
+  fs::path so = build_negate_lib(dir);
+  auto r =
+      run_command({kRelax, "run", golden("extern").string(), "--load", so.string(), in.string()});
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("argument `x` (parameter 0)") != std::string::npos);
+  CHECK(r.err.find("dimension 0 is 3 but the function expects 8") != std::string::npos);
+}
+
+TEST_CASE("relax run binds weights from safetensors and writes each tuple field") {
+  TempDir dir;
+  fs::path so = build_negate_lib(dir);
+  fs::path in = dir / "x.npy", weights = dir / "w.safetensors", out = dir / "out.npy";
+  std::vector<float> x{1, 2, 3, 4}, w{10, 20, 30, 40};
+  std::vector<int64_t> shape{4};
+  using namespace relax::vm;
+  REQUIRE(write_npy(in.string(), *tensor_from_bytes(shape, kFloat32, x.data())).ok());
+  REQUIRE(write_safetensors(weights.string(), {{"w", tensor_from_bytes(shape, kFloat32, w.data())}})
+              .ok());
+  auto r = run_command({kRelax, "run", golden("extern_weights").string(), "--load", so.string(),
+                        "--params", weights.string(), in.string(), "-o", out.string()});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("tuple of 2") != std::string::npos);
+  auto s0 = read_npy((dir / "out_0.npy").string());
+  auto s1 = read_npy((dir / "out_1.npy").string());
+  REQUIRE(s0.ok());
+  REQUIRE(s1.ok());
+  CHECK(std::vector<float>((*s0)->data_as<float>(), (*s0)->data_as<float>() + 4) ==
+        std::vector<float>{11, 22, 33, 44});
+  CHECK(std::vector<float>((*s1)->data_as<float>(), (*s1)->data_as<float>() + 4) ==
+        std::vector<float>{-11, -22, -33, -44});
+  // --random fills what is neither given nor bound; a missing input without it is an error.
+  auto rnd = run_command(
+      {kRelax, "run", golden("extern_weights").string(), "--load", so.string(), "--random"});
+  INFO(rnd.err);
+  CHECK(rnd.exit_code == 0);
+  auto missing = run_command(
+      {kRelax, "run", golden("extern_weights").string(), "--load", so.string(), in.string()});
+  CHECK(missing.exit_code == 1);
+  CHECK(missing.err.find("w") != std::string::npos);
+}
+
+TEST_CASE("relax build --params binds weights as constants of the executable") {
+  TempDir dir;
+  fs::path weights = dir / "w.safetensors";
+  std::vector<float> w{10, 20, 30, 40};
+  std::vector<int64_t> shape{4};
+  using namespace relax::vm;
+  REQUIRE(write_safetensors(weights.string(), {{"w", tensor_from_bytes(shape, kFloat32, w.data())}})
+              .ok());
+  auto r = run_command({kRelax, "build", golden("extern_weights").string(), "--params",
+                        weights.string(), "--emit=bytecode", "--print-after=LambdaLift"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("def main(x: R.Tensor((4,), dtype=\"float32\")) ->") != std::string::npos);
+  CHECK(r.out.find("vm       main(x)") != std::string::npos);
+  CHECK(r.out.find("tensor") != std::string::npos);
+  std::vector<int32_t> ints{1, 2, 3, 4};
+  REQUIRE(
+      write_safetensors(weights.string(), {{"w", tensor_from_bytes(shape, kInt32, ints.data())}})
+          .ok());
+  auto bad = run_command(
+      {kRelax, "build", golden("extern_weights").string(), "--params", weights.string()});
+  CHECK(bad.exit_code == 1);
+  CHECK(bad.err.find("E0773") != std::string::npos);
+}
+
+TEST_CASE("relax run with --random and --shape sizes symbolic dims of an extern call") {
+  TempDir dir;
+  fs::path so = build_negate_lib(dir);
+  auto r = run_command({kRelax, "run", golden("extern_dynamic").string(), "--load", so.string(),
+                        "--random", "--shape", "n=5"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("shape (5,), dtype float32") != std::string::npos);
+  auto missing = run_command(
+      {kRelax, "run", golden("extern_dynamic").string(), "--load", so.string(), "--random"});
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.err.find("--shape") != std::string::npos);
+}

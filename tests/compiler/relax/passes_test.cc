@@ -1,0 +1,208 @@
+// Golden tests of the Relax passes: a module from golden/NAME.relax goes through a list of
+// passes and is printed; the text must equal golden/NAME.PASSES.expected (RELAX_UPDATE_GOLDEN=1
+// rewrites the expectations, which are then reviewed by hand).
+#include <catch2/catch.hpp>
+#include <cstring>
+
+#include "analysis/normalize.h"
+#include "compiler/pipeline.h"
+#include "compiler/relax/bind_params.h"
+#include "compiler/relax/passes.h"
+#include "syntax/frontend.h"
+#include "syntax/printer.h"
+#include "tests/support/test_util.h"
+
+using namespace relax;
+using namespace relax::compiler;
+using namespace relax::compiler::relax_passes;
+
+namespace {
+
+std::filesystem::path golden_dir() {
+  return test::tests_dir() / "compiler" / "relax" / "golden";
+}
+
+ir::Ref<ir::IRModule> load(const std::string& name) {
+  ir::DiagnosticBag diags;
+  auto text = test::read_file(golden_dir() / (name + ".relax"));
+  auto result = syntax::parse_text(text, name + ".relax", diags);
+  analysis::normalize_module(*result.module, diags);
+  INFO(name << ": " << (diags.items().empty() ? "" : diags.items()[0].message));
+  REQUIRE_FALSE(diags.has_errors());
+  return result.module;
+}
+
+std::string run(const std::string& name, const std::vector<Pass>& passes,
+                ir::DiagnosticBag* out_diags = nullptr) {
+  auto module = load(name);
+  PassContext ctx;
+  ir::DiagnosticBag diags;
+  ctx.diags = &diags;
+  for (const Pass& p : passes) module = run_pass(p, module, ctx);
+  if (out_diags)
+    *out_diags = diags;
+  else {
+    INFO((diags.items().empty() ? "" : diags.items()[0].message));
+    REQUIRE_FALSE(diags.has_errors());
+  }
+  return syntax::print_module(*module);
+}
+
+void check_golden(const std::string& name, const std::string& suffix, const std::string& actual) {
+  auto path = golden_dir() / (name + "." + suffix + ".expected");
+  if (test::update_golden()) test::write_file(path, actual);
+  REQUIRE(std::filesystem::exists(path));
+  CHECK(actual == test::read_file(path));
+}
+
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("ToNonDataflow turns dataflow blocks into binding blocks") {
+  std::string out = run("chain", {to_non_dataflow_pass()});
+  CHECK(out.find("R.dataflow") == std::string::npos);
+  CHECK(out.find("R.output") == std::string::npos);
+  check_golden("chain", "ToNonDataflow", out);
+}
+
+TEST_CASE("CallTIRRewrite allocates outputs and calls the prim_func") {
+  std::string out = run("chain", {to_non_dataflow_pass(), call_tir_rewrite_pass()});
+  CHECK(out.find("R.call_tir") == std::string::npos);
+  CHECK(count(out, "R.builtin.alloc_tensor(") == 4);
+  check_golden("chain", "CallTIRRewrite", out);
+}
+
+TEST_CASE("CallTIRRewrite rewrites call_dps_packed into an extern call") {
+  std::string out = run("extern", {call_tir_rewrite_pass()});
+  CHECK(out.find("R.call_dps_packed") == std::string::npos);
+  check_golden("extern", "CallTIRRewrite", out);
+}
+
+TEST_CASE("CanonicalizeBindings and DeadCodeElimination remove trivial and dead bindings") {
+  std::string canon = run("trivial", {canonicalize_bindings_pass()});
+  check_golden("trivial", "CanonicalizeBindings", canon);
+  std::string out = run("trivial", {canonicalize_bindings_pass(), dead_code_elimination_pass()});
+  CHECK(out.find("dead") == std::string::npos);        // a pure op nobody reads
+  CHECK(out.find("def unused") == std::string::npos);  // a private function nobody calls
+  CHECK(out.find("def helper") != std::string::npos);  // called
+  CHECK(out.find("R.print") != std::string::npos);     // impure: kept although unused
+  check_golden("trivial", "DeadCodeElimination", out);
+}
+
+TEST_CASE("StaticPlanBlockMemory reuses storage whose tensors are dead") {
+  std::string out = run(
+      "chain", {to_non_dataflow_pass(), call_tir_rewrite_pass(), static_plan_block_memory_pass()});
+  // a, b and c are local: a and b need two storages (a is read while b is written), c reuses
+  // a's; d is returned and stays for LowerAllocTensor.
+  CHECK(count(out, "R.memory.alloc_storage(") == 2);
+  CHECK(count(out, "R.memory.alloc_tensor(") == 3);
+  CHECK(count(out, "R.builtin.alloc_tensor(") == 1);
+  check_golden("chain", "StaticPlanBlockMemory", out);
+}
+
+TEST_CASE("StaticPlanBlockMemory plans each if branch on its own") {
+  std::string out = run(
+      "branch", {to_non_dataflow_pass(), call_tir_rewrite_pass(), static_plan_block_memory_pass()});
+  // Only u and v (local to the true branch) are planned, in two storages allocated in that
+  // branch; t is used inside the if, r is the branch result, s is returned.
+  CHECK(count(out, "R.memory.alloc_storage(") == 2);
+  auto if_at = out.find("if flag:");
+  auto else_at = out.find("else:");
+  REQUIRE(if_at != std::string::npos);
+  REQUIRE(else_at != std::string::npos);
+  for (size_t at = out.find("R.memory.alloc_storage("); at != std::string::npos;
+       at = out.find("R.memory.alloc_storage(", at + 1)) {
+    CHECK(at > if_at);
+    CHECK(at < else_at);
+  }
+  check_golden("branch", "StaticPlanBlockMemory", out);
+}
+
+TEST_CASE("LowerAllocTensor sizes storage statically and symbolically") {
+  std::string stat = run("chain", {to_non_dataflow_pass(), call_tir_rewrite_pass(),
+                                   static_plan_block_memory_pass(), lower_alloc_tensor_pass()});
+  CHECK(count(stat, "R.builtin.alloc_tensor(") == 0);
+  CHECK(count(stat, "R.memory.alloc_storage(R.shape([16])") == 3);
+  std::string dyn = run("dynamic", {to_non_dataflow_pass(), call_tir_rewrite_pass(),
+                                    static_plan_block_memory_pass(), lower_alloc_tensor_pass()});
+  CHECK(dyn.find("R.memory.alloc_storage(R.shape([n * 4])") != std::string::npos);
+  check_golden("dynamic", "LowerAllocTensor", dyn);
+}
+
+TEST_CASE("KillAfterLastUse kills tensors and storage after their last use") {
+  std::string out = run(
+      "chain", {to_non_dataflow_pass(), call_tir_rewrite_pass(), static_plan_block_memory_pass(),
+                lower_alloc_tensor_pass(), kill_after_last_use_pass()});
+  CHECK(count(out, "R.memory.kill_storage(") == 3);
+  // The returned tensor d is never killed; parameters are never killed.
+  CHECK(out.find("R.memory.kill_tensor(d)") == std::string::npos);
+  CHECK(out.find("R.memory.kill_tensor(x)") == std::string::npos);
+  check_golden("chain", "KillAfterLastUse", out);
+  std::string br = run(
+      "branch", {to_non_dataflow_pass(), call_tir_rewrite_pass(), static_plan_block_memory_pass(),
+                 lower_alloc_tensor_pass(), kill_after_last_use_pass()});
+  check_golden("branch", "KillAfterLastUse", br);
+}
+
+TEST_CASE("LowerRuntimeBuiltin lowers memory ops and reshape to VM builtins") {
+  register_default_passes();
+  std::string out = run("extern", {default_pipeline(Target::host())});
+  CHECK(out.find("R.memory.") == std::string::npos);
+  CHECK(out.find("vm.builtin.reshape") != std::string::npos);
+  CHECK(out.find("R.vm.alloc_storage(") != std::string::npos);
+  check_golden("extern", "pipeline", out);
+}
+
+TEST_CASE("The pass registry lists every Relax pass with a doc") {
+  register_default_passes();
+  for (const char* name :
+       {"ToNonDataflow", "CallTIRRewrite", "DeadCodeElimination", "CanonicalizeBindings",
+        "StaticPlanBlockMemory", "LowerAllocTensor", "KillAfterLastUse", "LowerRuntimeBuiltin"}) {
+    const Pass* p = PassRegistry::global().find(name);
+    REQUIRE(p != nullptr);
+    CHECK_FALSE(p->doc.empty());
+  }
+}
+
+TEST_CASE("BindParams turns a weight parameter into a constant and fixes its symbolic dims") {
+  auto data = std::make_shared<ir::TensorData>();
+  data->dtype = ir::DataType::Float(32);
+  data->shape = {3};
+  std::vector<float> w{1, 2, 3};
+  data->bytes.resize(12);
+  std::memcpy(data->bytes.data(), w.data(), 12);
+  std::string out = run("weights", {bind_params_pass("main", {{"w", data}})});
+  CHECK(out.find("w: R.Tensor") == std::string::npos);
+  CHECK(out.find("x: R.Tensor((3,), dtype=\"float32\")") != std::string::npos);
+  check_golden("weights", "BindParams", out);
+  auto wrong = std::make_shared<ir::TensorData>(*data);
+  wrong->dtype = ir::DataType::Int(32);
+  ir::DiagnosticBag diags;
+  run("weights", {bind_params_pass("main", {{"w", wrong}})}, &diags);
+  REQUIRE(diags.has_errors());
+  CHECK(diags.items()[0].code == "E0773");
+  CHECK(diags.items()[0].message.find("dtype int32") != std::string::npos);
+}
+
+TEST_CASE("LambdaLift lifts local functions and captures free variables in closures") {
+  std::string out = run("closures", {lambda_lift_pass()});
+  CHECK(out.find("def main_twice(") != std::string::npos);
+  CHECK(out.find("def main_add_x(v: R.Tensor((4,), dtype=\"float32\"), x: R.Tensor((4,), "
+                 "dtype=\"float32\"))") != std::string::npos);
+  CHECK(out.find("R.make_closure(cls.main_add_x, (x,))") != std::string::npos);
+  CHECK(out.find("R.invoke_pure_closure(add_x, (y,)") != std::string::npos);
+  CHECK(out.find("cls.main_twice(x)") != std::string::npos);
+  check_golden("closures", "LambdaLift", out);
+}
+
+TEST_CASE("CallTIRRewrite passes tir_vars through vm.call_tir_dyn") {
+  std::string out = run("tir_vars", {call_tir_rewrite_pass()});
+  CHECK(out.find("R.vm.call_tir_dyn(cls.add_scaled, (x, y, alloc, R.shape([k + 1])))") !=
+        std::string::npos);
+  check_golden("tir_vars", "CallTIRRewrite", out);
+}
