@@ -1,18 +1,35 @@
 // The build driver (see build.h).
 #include "compiler/build.h"
 
+#include "compiler/codegen/llvm/llvm_codegen.h"
 #include "compiler/codegen/vm/vm_codegen.h"
 #include "compiler/pipeline.h"
 
 namespace relax::compiler {
 
 namespace {
+std::vector<codegen::KernelSource> kernel_sources(const PrimFuncList& funcs) {
+  std::vector<codegen::KernelSource> sources;
+  sources.reserve(funcs.size());
+  for (const auto& [name, func] : funcs) sources.push_back({name, func});
+  return sources;
+}
+
+// The CPU default: LLVM code generation (ORC JIT in process, `cc -shared` for libraries).
 KernelCompiler& global_compiler() {
-  static KernelCompiler compiler;
+  static KernelCompiler compiler = [](const PrimFuncList& funcs, const Target& target,
+                                      ir::DiagnosticBag& diags)
+      -> std::shared_ptr<const vm::KernelLibrary> {
+    return codegen::jit_compile(kernel_sources(funcs), target, diags);
+  };
   return compiler;
 }
 LibraryWriter& global_writer() {
-  static LibraryWriter writer;
+  static LibraryWriter writer = [](const PrimFuncList& funcs, const std::vector<uint8_t>& exe,
+                                   const Target& target, const std::string& path,
+                                   ir::DiagnosticBag& diags) {
+    return codegen::write_shared_library(kernel_sources(funcs), exe, target, path, diags);
+  };
   return writer;
 }
 }  // namespace
@@ -63,8 +80,8 @@ BuildResult build(ir::Ref<ir::IRModule> module, const Target& target, PassContex
       diags.error(
           "E0790", ir::Span::unknown(),
           "the module needs compiled kernels (" + names +
-              ") but no kernel code generator is available in this build (LLVM code generation "
-              "is not linked in yet)");
+              ") but no kernel code generator is installed (set_kernel_compiler(nullptr) removed "
+              "the default LLVM one)");
       return result;
     }
     result.kernels = compile(result.prim_funcs, target, diags);

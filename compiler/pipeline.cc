@@ -1,12 +1,13 @@
 // The default build pipeline, in one place. CPU (llvm) follows TVM's default_build_pipeline
 // (SEMANTICS.md §4.2) without the steps that are no-ops on CPU (DispatchSampling/SortScan,
 // RewriteCUDAGraph) and with the VM shape lowering done by VM codegen:
-//   LegalizeOps (when registered) -> LambdaLift -> ToNonDataflow -> RemovePurityChecking ->
+//   LegalizeOps -> LambdaLift -> ToNonDataflow -> RemovePurityChecking ->
 //   CallTIRRewrite -> StaticPlanBlockMemory
 //   -> LowerAllocTensor -> KillAfterLastUse -> LowerRuntimeBuiltin
 // CanonicalizeBindings and DeadCodeElimination run first at opt level 1 and above.
 #include "compiler/pipeline.h"
 
+#include "compiler/legalize/legalize.h"
 #include "compiler/relax/passes.h"
 
 namespace relax::compiler {
@@ -25,10 +26,8 @@ Pass default_pipeline(const Target& target) {
   dce.opt_level = 1;
   passes.push_back(canonicalize);
   passes.push_back(dce);
-  // The legalize part registers "LegalizeOps"; until it is merged, ops stay calls of ops and
-  // VM codegen reports each one it cannot lower (E0780).
-  if (const Pass* legalize = PassRegistry::global().find("LegalizeOps"))
-    passes.push_back(*legalize);
+  // Ops without a legalization stay calls of ops; VM codegen reports each one (E0780).
+  passes.push_back(legalize::legalize_ops_pass());
   passes.push_back(lambda_lift_pass());
   passes.push_back(to_non_dataflow_pass());
   passes.push_back(remove_purity_checking_pass());

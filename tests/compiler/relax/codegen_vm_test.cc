@@ -158,9 +158,11 @@ TEST_CASE("match_cast defines variables and checks compound dims at run time") {
 }
 
 TEST_CASE("Building without a kernel compiler says code generation is not available") {
+  KernelCompiler saved = kernel_compiler();
   set_kernel_compiler(nullptr);
   PassContext ctx;
   auto result = build(load("chain"), Target::host(), ctx);
+  set_kernel_compiler(saved);
   CHECK_FALSE(result.ok());
   CHECK(first_error(ctx.diagnostics()).find("E0790") == 0);
   CHECK(first_error(ctx.diagnostics()).find("add") != std::string::npos);
