@@ -52,6 +52,40 @@ int64_t py_floordiv(int64_t a, int64_t b) {
 }  // namespace
 
 Value Frontend::eval(Node expr) {
+  if (eval_depth_ >= kMaxEvalDepth) {
+    error("E0242", expr,
+          "expression nested more than " + std::to_string(kMaxEvalDepth) + " levels deep");
+    return Value::error(expr.span());
+  }
+  ++eval_depth_;
+  Value v = eval_node(expr);
+  --eval_depth_;
+  return v;
+}
+
+// `a + b + c + ...` is a left spine of binary operators: evaluated bottom-up in a loop, so a
+// chain of thousands of terms needs no stack per term. Every operand is evaluated (and reports
+// its errors) even after one fails, as the recursive form would.
+Value Frontend::eval_binary_chain(Node expr) {
+  std::vector<Node> spine;
+  for (Node n = expr; n.kind() == NodeKind::kBinaryOperator; n = n.field(Field::kLeft))
+    spine.push_back(n);
+  Value acc = eval(spine.back().field(Field::kLeft));
+  bool failed = acc.is_error();
+  for (auto it = spine.rbegin(); it != spine.rend(); ++it) {
+    Value rhs = eval(it->field(Field::kRight));
+    if (failed || rhs.is_error()) {
+      failed = true;
+      acc = Value::error(it->span());
+      continue;
+    }
+    acc = binary_op(std::string(it->field(Field::kOperator).text()), acc, rhs, *it);
+    failed = acc.is_error();
+  }
+  return acc;
+}
+
+Value Frontend::eval_node(Node expr) {
   if (expr.is_null()) return Value::error();
   ir::Span span = expr.span();
   if (expr.is_error() || expr.is_missing()) return Value::error(span);
@@ -323,12 +357,7 @@ Value Frontend::eval(Node expr) {
       }
       return call_builtin(call);
     }
-    case NodeKind::kBinaryOperator: {
-      Value lhs = eval(expr.field(Field::kLeft));
-      Value rhs = eval(expr.field(Field::kRight));
-      if (lhs.is_error() || rhs.is_error()) return Value::error(span);
-      return binary_op(std::string(expr.field(Field::kOperator).text()), lhs, rhs, expr);
-    }
+    case NodeKind::kBinaryOperator: return eval_binary_chain(expr);
     case NodeKind::kUnaryOperator: {
       Value arg = eval(expr.field(Field::kArgument));
       if (arg.is_error()) return arg;
