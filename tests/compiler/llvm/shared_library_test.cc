@@ -7,6 +7,7 @@
 
 #include "compiler/codegen/llvm/llvm_codegen.h"
 #include "tests/compiler/llvm/kernel_test_util.h"
+#include "tests/support/test_util.h"
 
 using namespace relax;
 using namespace relax::test;
@@ -45,6 +46,14 @@ def mul(A: T.Buffer((T.int64(100),), "float32"), B: T.Buffer((T.int64(100),), "f
   HostTensor wrong({10}, kF32);
   CHECK(ctx.call(fn, {a.arg(), wrong.arg()}) == 1);
   CHECK(ctx.error == "kernel `mul`: argument 1 (`B`) has shape[0] = 10, expected 100");
+  // It needs nothing of LLVM or the runtime: only C symbols from libc and libm are undefined.
+  auto nm = test::run_command({"nm", "-D", "--undefined-only", path});
+  if (nm.exit_code == 0) {
+    CHECK(nm.out.find("snprintf") != std::string::npos);
+    CHECK(nm.out.find("_Z") == std::string::npos);
+    CHECK(nm.out.find("LLVM") == std::string::npos);
+    CHECK(nm.out.find("relax") == std::string::npos);
+  }
   fs::remove_all(dir);
 }
 
