@@ -444,15 +444,18 @@ void run(const PrimFunc& func, const std::vector<Arg>& args) {
     throw EvalError("tir_eval: " + std::to_string(func.params.size()) + " parameters, " +
                     std::to_string(args.size()) + " arguments");
   Interpreter it;
+  // Scalars first, then the dims that are a bare var, then every dim is checked (a dim such as
+  // `n * 2` may use a var bound later or by a scalar parameter).
   for (size_t k = 0; k < args.size(); ++k) {
     const auto& p = func.params[k];
-    Ref<Buffer> b = func.buffer_of(p);
-    if (!b) {
-      if (args[k].array)
-        throw EvalError("tir_eval: parameter `" + p->name + "` is a scalar, got an array");
-      it.env[p.get()] = normalize(p->dtype, args[k].scalar);
-      continue;
-    }
+    if (func.buffer_of(p)) continue;
+    if (args[k].array)
+      throw EvalError("tir_eval: parameter `" + p->name + "` is a scalar, got an array");
+    it.env[p.get()] = normalize(p->dtype, args[k].scalar);
+  }
+  for (size_t k = 0; k < args.size(); ++k) {
+    Ref<Buffer> b = func.buffer_of(func.params[k]);
+    if (!b) continue;
     HostArray* a = args[k].array;
     if (!a) throw EvalError("tir_eval: parameter `" + b->name + "` is a buffer, got a scalar");
     if (a->dtype != b->dtype)
@@ -462,17 +465,21 @@ void run(const PrimFunc& func, const std::vector<Arg>& args) {
       throw EvalError("tir_eval: buffer `" + b->name + "` has rank " +
                       std::to_string(b->shape.size()));
     for (size_t d = 0; d < b->shape.size(); ++d) {
-      const auto& dim = b->shape[d];
-      if (auto v = dim.as_ptr<Var>(); v && !it.env.count(v)) {
+      if (auto v = b->shape[d].as_ptr<Var>(); v && !it.env.count(v))
         it.env[v] = Scalar::of_int(v->dtype, a->shape[d]);
-        continue;
-      }
-      if (it.eval(dim).as_int() != a->shape[d])
-        throw EvalError("tir_eval: buffer `" + b->name + "` dim " + std::to_string(d) + " is " +
-                        std::to_string(it.eval(dim).as_int()) + ", array has " +
-                        std::to_string(a->shape[d]));
     }
     it.memory[b->data.get()] = a;
+  }
+  for (size_t k = 0; k < args.size(); ++k) {
+    Ref<Buffer> b = func.buffer_of(func.params[k]);
+    if (!b) continue;
+    for (size_t d = 0; d < b->shape.size(); ++d) {
+      int64_t want = it.eval(b->shape[d]).as_int();
+      if (want != args[k].array->shape[d])
+        throw EvalError("tir_eval: buffer `" + b->name + "` dim " + std::to_string(d) + " is " +
+                        std::to_string(want) + ", array has " +
+                        std::to_string(args[k].array->shape[d]));
+    }
   }
   it.exec(func.body);
 }

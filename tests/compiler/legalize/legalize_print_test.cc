@@ -3,6 +3,8 @@
 // placeholder names A, B, ...).
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include "tests/compiler/legalize/legalize_test_util.h"
 
 using namespace relax;
@@ -201,4 +203,29 @@ class Module:
   CHECK(r.text.find("= R.exp(x)") != std::string::npos);
   CHECK(r.text.find("b = R.call_tir(cls.exp, (y,)") != std::string::npos);
   CHECK(!r.diags.has_errors());
+}
+
+TEST_CASE("legalize print: vars that no dim defines alone are passed as tir_vars") {
+  auto r = legalize_text(R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor(("n",), "float32")):
+        n = T.int64()
+        c = R.concat((x, x))
+        y = R.exp(c)
+        return y
+)");
+  INFO(r.text);
+  CHECK(r.text.find("y = R.call_tir(cls.exp, (c,), out_sinfo=R.Tensor((n * 2,), "
+                    "dtype=\"float32\"), tir_vars=R.shape([n]))") != std::string::npos);
+  auto f = called_prim_func(*r.module, "main", 1);
+  REQUIRE(f->params.size() == 3);
+  CHECK(f->params[2]->dtype == ir::DataType::Int64());
+  HostArray in(ir::DataType::Float32(), {4});
+  in.f = {0, 1, -1, 2};
+  HostArray out(ir::DataType::Float32(), {4});
+  compiler::tir_eval::run(
+      *f, {&in, &out, compiler::tir_eval::Scalar::of_int(ir::DataType::Int64(), 2)});
+  CHECK(compare(out, {1, std::exp(1.0), std::exp(-1.0), std::exp(2.0)}) == "");
 }
