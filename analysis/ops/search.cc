@@ -1,6 +1,6 @@
 // Selection, search and sorting (SEMANTICS.md §3.3-3.4): where (broadcasting select on a bool
 // condition), argmax/argmin (an int64 reduction), ewise_fma (x1*x2+x3 on equal shapes), sort,
-// argsort, topk and nonzero.
+// argsort, topk, nonzero and unique.
 #include "analysis/ops/common.h"
 #include "analysis/ops/op_specs.h"
 
@@ -185,6 +185,50 @@ Ref<ir::StructInfo> infer_nonzero(InferContext& ctx) {
   return tensor_with_ndim(2, DataType::Int64(), t->vdevice);
 }
 
+// A flag or axis of R.unique, passed as a Relax argument (R.prim_value(...)), as TVM does.
+std::optional<int64_t> prim_int_arg(InferContext& ctx, size_t i) {
+  if (i >= ctx.num_args()) return std::nullopt;
+  if (auto pv = ctx.arg(i).as_ptr<ir::PrimValue>()) {
+    if (auto imm = pv->value.as_ptr<ir::tir::IntImm>()) return imm->value;
+  }
+  return std::nullopt;
+}
+
+// R.unique(x, sorted, return_index, return_inverse, return_counts[, axis]): the unique values
+// (1-D when no axis is given, the input's rank along an axis; shape (1,) for a scalar), then one
+// int64 tensor per requested index/inverse/count output. The lengths depend on the data.
+Ref<ir::StructInfo> infer_unique(InferContext& ctx) {
+  auto t = ctx.tensor_arg(0);
+  if (!t) return nullptr;
+  int64_t extra = 0;
+  for (size_t i = 2; i <= 4; ++i) {
+    if (i >= ctx.num_args()) break;
+    auto flag = prim_int_arg(ctx, i);
+    if (!flag) {
+      ctx.error_at_arg(i, "E0316",
+                       ctx.op_name() + " needs a constant flag (R.prim_value(True or False)) here");
+      return nullptr;
+    }
+    extra += *flag != 0 ? 1 : 0;
+  }
+  bool has_axis = ctx.num_args() >= 6;
+  if (has_axis && !t->is_unknown_ndim()) {
+    auto axis = prim_int_arg(ctx, 5);
+    if (axis && !normalize_axis(ctx, *axis, t->ndim, "axis")) return nullptr;
+  }
+  auto one_dim = [&](DataType dtype) -> Ref<ir::StructInfo> {
+    if (t->ndim == 0) return tensor_with_shape(PrimExprs{dim_const(1)}, dtype, t->vdevice);
+    return tensor_with_ndim(1, dtype, t->vdevice);
+  };
+  Ref<ir::StructInfo> values =
+      has_axis && t->ndim != 0 ? Ref<ir::StructInfo>(tensor_with_ndim(t->ndim, t->dtype, t->vdevice))
+                               : one_dim(t->dtype);
+  if (extra == 0) return values;
+  std::vector<Ref<ir::StructInfo>> fields{values};
+  for (int64_t i = 0; i < extra; ++i) fields.push_back(one_dim(DataType::Int64()));
+  return ir::make<ir::TupleStructInfo>(std::move(fields));
+}
+
 OpInfo make(std::string name, std::string doc, std::vector<ArgSpec> args,
             std::vector<AttrSpec> attrs, InferFn infer, OpPattern pattern) {
   OpInfo op;
@@ -242,6 +286,15 @@ void register_search_ops(OpRegistry& r) {
               infer_topk, OpPattern::kOpaque));
   add_op(r, make("nonzero", "Indices (int64, one row per dimension) of the non-zero elements",
                  {arg("x", "the input tensor")}, {}, infer_nonzero, OpPattern::kOpaque));
+  add_op(r, make("unique",
+                 "The unique elements (1-D, or along `axis`), optionally with int64 first "
+                 "indices, inverse indices and counts",
+                 {arg("x", "the input tensor"), optional_arg("sorted", "R.prim_value(True): sort"),
+                  optional_arg("return_index", "R.prim_value(bool): also the first indices"),
+                  optional_arg("return_inverse", "R.prim_value(bool): also the inverse indices"),
+                  optional_arg("return_counts", "R.prim_value(bool): also the counts"),
+                  optional_arg("axis", "R.prim_value(int): the axis; none flattens the input")},
+                 {}, infer_unique, OpPattern::kOpaque));
 }
 
 }  // namespace relax::analysis

@@ -236,3 +236,28 @@ TEST_CASE("nonzero: int64 indices of rank 2") {
   CHECK(infer_op(R"(x: R.Tensor((3, 4), "float32"))", "R.nonzero(x)").sinfo ==
         R"(R.Tensor(dtype="int64", ndim=2))");
 }
+
+TEST_CASE("unique: values alone, along an axis, and with index outputs") {
+  CHECK(infer_op(R"(x: R.Tensor((3, 4), "float32"))",
+                 "R.unique(x, R.prim_value(1), R.prim_value(0), R.prim_value(0), R.prim_value(0))")
+            .sinfo == R"(R.Tensor(dtype="float32", ndim=1))");
+  CHECK(infer_op(R"(x: R.Tensor((3, 4), "float32"))",
+                 "R.unique(x, R.prim_value(1), R.prim_value(0), R.prim_value(0), R.prim_value(0), "
+                 "R.prim_value(-1))")
+            .sinfo == R"(R.Tensor(dtype="float32", ndim=2))");
+  CHECK(infer_op(R"(x: R.Tensor((3, 4), "int32"))",
+                 "R.unique(x, R.prim_value(1), R.prim_value(1), R.prim_value(0), R.prim_value(1))")
+            .sinfo ==
+        R"(R.Tuple(R.Tensor(dtype="int32", ndim=1), R.Tensor(dtype="int64", ndim=1), R.Tensor(dtype="int64", ndim=1)))");
+  CHECK(infer_op(R"(x: R.Tensor((), "float32"))",
+                 "R.unique(x, R.prim_value(1), R.prim_value(0), R.prim_value(0), R.prim_value(0))")
+            .sinfo == R"(R.Tensor((1,), dtype="float32"))");
+}
+
+TEST_CASE("unique: an axis out of range is an error") {
+  auto r = infer_op(R"(x: R.Tensor((3, 4), "float32"))",
+                    "R.unique(x, R.prim_value(1), R.prim_value(0), R.prim_value(0), "
+                    "R.prim_value(0), R.prim_value(2))");
+  REQUIRE(r.errors.size() == 1);
+  CHECK(r.errors[0].rfind("E0309@", 0) == 0);
+}
