@@ -943,6 +943,46 @@ static void conv_pool_cases() {
          [](const std::vector<HostArray>& in) {
            return ref_pool(in[0], {1, 3, 3, 3}, 3, 2, 1, false, true);
          }});
+  auto conv1d_ref = [](const std::vector<HostArray>& in, Shape out, int64_t s, int64_t p, int64_t d,
+                       int64_t groups) {
+    const HostArray &x = in[0], &w = in[1];
+    int64_t W = x.shape[2], K = w.shape[0], Cg = w.shape[1], KW = w.shape[2];
+    Values v;
+    for (int64_t f = 0; f < numel(out); ++f) {
+      Shape o = unravel(f, out);
+      int64_t g = o[1] / (K / groups);
+      double acc = 0;
+      for (int64_t c = 0; c < Cg; ++c)
+        for (int64_t k = 0; k < KW; ++k) {
+          int64_t pos = o[2] * s + k * d - p;
+          if (pos < 0 || pos >= W) continue;
+          acc +=
+              x.get(ravel({o[0], g * Cg + c, pos}, x.shape)) * w.get(ravel({o[1], c, k}, w.shape));
+        }
+      v.push_back(acc);
+    }
+    return v;
+  };
+  check({"relax.nn.conv1d",
+         "R.nn.conv1d(x0, x1)",
+         {rnd({2, 3, 7}, 808), rnd({4, 3, 3}, 809)},
+         F32,
+         {2, 4, 5},
+         [conv1d_ref](const std::vector<HostArray>& in) {
+           return conv1d_ref(in, {2, 4, 5}, 1, 0, 1, 1);
+         },
+         1e-5,
+         1e-5});
+  check({"relax.nn.conv1d",
+         "R.nn.conv1d(x0, x1, strides=[2], padding=[2], dilation=[2], groups=2)",
+         {rnd({1, 4, 9}, 810), rnd({6, 2, 3}, 811)},
+         F32,
+         {1, 6, 5},
+         [conv1d_ref](const std::vector<HostArray>& in) {
+           return conv1d_ref(in, {1, 6, 5}, 2, 2, 2, 2);
+         },
+         1e-5,
+         1e-5});
   // Adaptive average pooling with uneven windows (7 rows into 3, 5 columns into 2) and global.
   auto adaptive = [](const HostArray& in, int64_t oh, int64_t ow) {
     int64_t H = in.shape[2], W = in.shape[3];
@@ -1424,14 +1464,14 @@ TEST_CASE("legalize coverage: ops of the registry without a legalization") {
   // Compute ops still to do, then the structural / memory / VM ops lowered by later passes.
   std::vector<std::string> expected = {
       "relax.sort", "relax.argsort", "relax.topk", "relax.nonzero", "relax.unique", "relax.einsum",
-      "relax.nn.conv1d", "relax.nn.conv3d", "relax.nn.conv1d_transpose",
-      "relax.nn.conv2d_transpose", "relax.nn.conv3d_transpose", "relax.nn.max_pool1d",
-      "relax.nn.max_pool3d", "relax.nn.avg_pool1d", "relax.nn.avg_pool3d",
-      "relax.nn.adaptive_avg_pool1d", "relax.nn.adaptive_avg_pool3d", "relax.nn.attention",
-      "relax.nn.attention_bias", "relax.nn.nll_loss", "relax.nn.cross_entropy_with_logits",
-      "relax.layout_transform", "relax.scatter_elements", "relax.scatter_nd", "relax.meshgrid",
-      "relax.index_tensor", "relax.dynamic_strided_slice", "relax.image.resize2d", "relax.quantize",
-      "relax.dequantize", "relax.grad.nll_loss_backward", "relax.grad.max_pool2d_backward",
+      "relax.nn.conv3d", "relax.nn.conv1d_transpose", "relax.nn.conv2d_transpose",
+      "relax.nn.conv3d_transpose", "relax.nn.max_pool1d", "relax.nn.max_pool3d",
+      "relax.nn.avg_pool1d", "relax.nn.avg_pool3d", "relax.nn.adaptive_avg_pool1d",
+      "relax.nn.adaptive_avg_pool3d", "relax.nn.attention", "relax.nn.attention_bias",
+      "relax.nn.nll_loss", "relax.nn.cross_entropy_with_logits", "relax.layout_transform",
+      "relax.scatter_elements", "relax.scatter_nd", "relax.meshgrid", "relax.index_tensor",
+      "relax.dynamic_strided_slice", "relax.image.resize2d", "relax.quantize", "relax.dequantize",
+      "relax.grad.nll_loss_backward", "relax.grad.max_pool2d_backward",
       "relax.grad.avg_pool2d_backward", "relax.grad.take_backward", "relax.ccl.allreduce",
       "relax.ccl.allgather", "relax.ccl.broadcast_from_worker0", "relax.ccl.scatter_from_worker0",
       "relax.multinomial_from_uniform",
