@@ -983,6 +983,49 @@ static void conv_pool_cases() {
          },
          1e-5,
          1e-5});
+  auto pool1d_ref = [](const HostArray& a, int64_t ow, int64_t k, int64_t s, int64_t p, bool is_max,
+                       bool incl) {
+    Values v;
+    int64_t W = a.shape[2];
+    for (int64_t c = 0; c < a.shape[0] * a.shape[1]; ++c)
+      for (int64_t o = 0; o < ow; ++o) {
+        double acc = is_max ? -1e300 : 0;
+        int64_t n = 0;
+        for (int64_t j = 0; j < k; ++j) {
+          int64_t pos = o * s + j - p;
+          if (pos < 0 || pos >= W) continue;
+          acc = is_max ? std::max(acc, a.get(c * W + pos)) : acc + a.get(c * W + pos);
+          ++n;
+        }
+        v.push_back(is_max ? acc : acc / double(incl ? k : n));
+      }
+    return v;
+  };
+  HostArray x1 = rnd({2, 3, 7}, 812);
+  check({"relax.nn.max_pool1d",
+         "R.nn.max_pool1d(x0, pool_size=[3], strides=[2], padding=[1])",
+         {x1},
+         F32,
+         {2, 3, 4},
+         [pool1d_ref](const std::vector<HostArray>& in) {
+           return pool1d_ref(in[0], 4, 3, 2, 1, true, false);
+         }});
+  check({"relax.nn.avg_pool1d",
+         "R.nn.avg_pool1d(x0, pool_size=[3], strides=[2], padding=[1])",
+         {x1},
+         F32,
+         {2, 3, 4},
+         [pool1d_ref](const std::vector<HostArray>& in) {
+           return pool1d_ref(in[0], 4, 3, 2, 1, false, true);
+         }});
+  check({"relax.nn.avg_pool1d",
+         "R.nn.avg_pool1d(x0, pool_size=[3], strides=[2], padding=[1], count_include_pad=False)",
+         {x1},
+         F32,
+         {2, 3, 4},
+         [pool1d_ref](const std::vector<HostArray>& in) {
+           return pool1d_ref(in[0], 4, 3, 2, 1, false, false);
+         }});
   // Adaptive average pooling with uneven windows (7 rows into 3, 5 columns into 2) and global.
   auto adaptive = [](const HostArray& in, int64_t oh, int64_t ow) {
     int64_t H = in.shape[2], W = in.shape[3];
@@ -1465,13 +1508,12 @@ TEST_CASE("legalize coverage: ops of the registry without a legalization") {
   std::vector<std::string> expected = {
       "relax.sort", "relax.argsort", "relax.topk", "relax.nonzero", "relax.unique", "relax.einsum",
       "relax.nn.conv3d", "relax.nn.conv1d_transpose", "relax.nn.conv2d_transpose",
-      "relax.nn.conv3d_transpose", "relax.nn.max_pool1d", "relax.nn.max_pool3d",
-      "relax.nn.avg_pool1d", "relax.nn.avg_pool3d", "relax.nn.adaptive_avg_pool1d",
-      "relax.nn.adaptive_avg_pool3d", "relax.nn.attention", "relax.nn.attention_bias",
-      "relax.nn.nll_loss", "relax.nn.cross_entropy_with_logits", "relax.layout_transform",
-      "relax.scatter_elements", "relax.scatter_nd", "relax.meshgrid", "relax.index_tensor",
-      "relax.dynamic_strided_slice", "relax.image.resize2d", "relax.quantize", "relax.dequantize",
-      "relax.grad.nll_loss_backward", "relax.grad.max_pool2d_backward",
+      "relax.nn.conv3d_transpose", "relax.nn.max_pool3d", "relax.nn.avg_pool3d",
+      "relax.nn.adaptive_avg_pool1d", "relax.nn.adaptive_avg_pool3d", "relax.nn.attention",
+      "relax.nn.attention_bias", "relax.nn.nll_loss", "relax.nn.cross_entropy_with_logits",
+      "relax.layout_transform", "relax.scatter_elements", "relax.scatter_nd", "relax.meshgrid",
+      "relax.index_tensor", "relax.dynamic_strided_slice", "relax.image.resize2d", "relax.quantize",
+      "relax.dequantize", "relax.grad.nll_loss_backward", "relax.grad.max_pool2d_backward",
       "relax.grad.avg_pool2d_backward", "relax.grad.take_backward", "relax.ccl.allreduce",
       "relax.ccl.allgather", "relax.ccl.broadcast_from_worker0", "relax.ccl.scatter_from_worker0",
       "relax.multinomial_from_uniform",
