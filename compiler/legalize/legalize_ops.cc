@@ -269,6 +269,31 @@ std::optional<Legalized> legalize(const ir::Call& call, ir::DiagnosticBag& diags
 
 namespace {
 
+bool is_structural(const std::string& op) {
+  static const std::unordered_set<std::string> names = {"relax.call_tir",
+                                                        "relax.call_tir_inplace",
+                                                        "relax.call_tir_with_grad",
+                                                        "relax.call_dps_packed",
+                                                        "relax.call_pure_packed",
+                                                        "relax.call_inplace_packed",
+                                                        "relax.call_builtin_with_ctx",
+                                                        "relax.make_closure",
+                                                        "relax.invoke_closure",
+                                                        "relax.invoke_pure_closure",
+                                                        "relax.shape_of",
+                                                        "relax.tensor_to_shape",
+                                                        "relax.shape_to_tensor",
+                                                        "relax.null_value",
+                                                        "relax.print",
+                                                        "relax.assert_op",
+                                                        "relax.hint_on_device",
+                                                        "relax.to_vdevice",
+                                                        "relax.grad.start_checkpoint",
+                                                        "relax.grad.end_checkpoint"};
+  return names.count(op) != 0 || op.starts_with("relax.builtin.") ||
+         op.starts_with("relax.memory.") || op.starts_with("relax.vm.");
+}
+
 class Rewriter {
  public:
   Rewriter(ir::IRModule& module, ir::DiagnosticBag& diags) : module_(module), diags_(diags) {}
@@ -322,8 +347,9 @@ class Rewriter {
     if (op.empty()) return c;
     const auto* info = analysis::OpRegistry::global().find(op);
     if (!has_legalization(op)) {
-      // Structural ops (call_tir, memory, VM builtins, ...) are lowered by other passes.
-      if (info && info->pattern != analysis::OpPattern::kOpaque && !warned_.count(op)) {
+      // Structural ops (call_tir, closures, shapes, memory, VM builtins) are lowered by other
+      // passes; any other op left here cannot run.
+      if (info && !is_structural(op) && !warned_.count(op)) {
         warned_.insert(op);
         diags_.warning(diag::kNoLegalization, c->span,
                        "no legalization for " + op + " yet; the call is left as is");

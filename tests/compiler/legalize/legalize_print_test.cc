@@ -3,6 +3,7 @@
 // placeholder names A, B, ...).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include "tests/compiler/legalize/legalize_test_util.h"
@@ -228,4 +229,28 @@ class Module:
   compiler::tir_eval::run(
       *f, {&in, &out, compiler::tir_eval::Scalar::of_int(ir::DataType::Int64(), 2)});
   CHECK(compare(out, {1, std::exp(1.0), std::exp(-1.0), std::exp(2.0)}) == "");
+}
+
+TEST_CASE("legalize print: branches of if/else are legalized and diagnostics name what is left") {
+  auto r = legalize_text(R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(c: R.Tensor((), "bool"), x: R.Tensor((2, 3), "float32"), w: R.Tensor((2, 3, 4, 4), "float32")):
+        if c:
+            y = R.exp(x)
+        else:
+            y = R.negative(x)
+        s = R.sort(x)
+        z = R.nn.conv2d(w, w, data_layout="NHWC", kernel_layout="OHWI")
+        return (y, s, z)
+)");
+  INFO(r.text);
+  CHECK(r.text.find("R.call_tir(cls.exp, (x,)") != std::string::npos);
+  CHECK(r.text.find("R.call_tir(cls.negative, (x,)") != std::string::npos);
+  CHECK(r.text.find("R.sort(x") != std::string::npos);
+  std::vector<std::string> codes;
+  for (const auto& d : r.diags.items()) codes.push_back(d.code);
+  CHECK(std::count(codes.begin(), codes.end(), "E0740") == 1);  // sort: no legalization
+  CHECK(std::count(codes.begin(), codes.end(), "E0742") == 1);  // conv2d: layout not supported
 }
