@@ -6,6 +6,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "analysis/normalize.h"
+#include "compiler/legalize/legalize.h"
+#include "compiler/pass.h"
+#include "syntax/frontend.h"
+#include "syntax/printer.h"
 #include "tests/compiler/legalize/legalize_test_util.h"
 
 using namespace relax;
@@ -253,4 +258,31 @@ class Module:
   for (const auto& d : r.diags.items()) codes.push_back(d.code);
   CHECK(std::count(codes.begin(), codes.end(), "E0740") == 1);  // sort: no legalization
   CHECK(std::count(codes.begin(), codes.end(), "E0742") == 1);  // conv2d: layout not supported
+}
+
+TEST_CASE("legalize print: LegalizeOps runs as a pass and reports into the context") {
+  ir::DiagnosticBag parse_diags;
+  auto parsed = syntax::parse_text(R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4,), "float32")):
+        y = R.nn.relu(x)
+        z = R.sort(y)
+        return z
+)",
+                                   "pass.relax", parse_diags);
+  analysis::normalize_module(*parsed.module, parse_diags);
+  REQUIRE(!parse_diags.has_errors());
+  compiler::Pass pass = compiler::legalize::legalize_ops_pass();
+  CHECK(pass.name == "LegalizeOps");
+  compiler::PassContext ctx;
+  auto out = compiler::run_pass(pass, parsed.module, ctx);
+  std::string text = syntax::print_module(*out);
+  CHECK(text.find("y = R.call_tir(cls.relu, (x,)") != std::string::npos);
+  CHECK(out->find("relu") != nullptr);
+  // The input module is left as it was.
+  CHECK(parsed.module->find("relu") == nullptr);
+  REQUIRE(ctx.diagnostics().size() == 1);
+  CHECK(ctx.diagnostics().items()[0].code == "E0740");
 }
