@@ -25,6 +25,9 @@ struct Legalized {
   ir::Ref<ir::tir::PrimFunc> func;
   std::vector<ir::Ref<ir::Expr>> args;
   ir::Ref<ir::StructInfo> out_sinfo;
+  // Symbolic vars the buffers' shapes use but do not define (a dim `n + 1` alone): trailing
+  // int64 parameters of the PrimFunc, passed as `tir_vars=R.shape([...])` (relax-side values).
+  std::vector<ir::Ref<ir::tir::PrimExpr>> tir_vars;
 };
 
 // Legalizes a normalized op call (arguments and the call carry struct info). nullopt when the

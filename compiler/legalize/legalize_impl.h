@@ -59,6 +59,16 @@ class Ctx {
 
  private:
   mutable std::unordered_map<const ir::tir::Var*, ir::Ref<ir::tir::Var>> vars_;
+  mutable std::vector<std::pair<ir::Ref<ir::tir::Var>, ir::Ref<ir::tir::Var>>>
+      var_pairs_;  // relax, fresh
+
+ public:
+  // The relax-side var a fresh PrimFunc var stands for (null when it is not one).
+  ir::Ref<ir::tir::Var> relax_var_of(const ir::tir::Var* fresh) const {
+    for (const auto& [orig, f] : var_pairs_)
+      if (f.get() == fresh) return orig;
+    return nullptr;
+  }
 };
 
 // A legalization: builds into the context, sets `name` and `out`; false = not legalized.

@@ -8,6 +8,7 @@
 #include "analysis/ops/op_registry.h"
 #include "compiler/legalize/legalize_impl.h"
 #include "ir/structural_equal.h"
+#include "ir/tir_visitor.h"
 
 namespace relax::compiler::legalize {
 
@@ -35,6 +36,7 @@ Expr Ctx::remap(const Expr& dim) const {
     if (it != vars_.end()) return it->second;
     auto fresh = make<ir::tir::Var>(v->name, v->dtype);
     vars_[v.get()] = fresh;
+    var_pairs_.emplace_back(v, fresh);
     return fresh;
   });
 }
@@ -228,7 +230,34 @@ std::optional<Legalized> legalize(const ir::Call& call, ir::DiagnosticBag& diags
   if (!it->second(ctx) || (!ctx.out && ctx.outs.empty())) return std::nullopt;
   if (ctx.out) ctx.params.emplace_back(*ctx.out);
   for (const auto& o : ctx.outs) ctx.params.emplace_back(o);
+  // Vars of buffer shapes that no dim defines alone become trailing scalar parameters.
+  std::unordered_set<const ir::tir::Var*> defined;
+  std::vector<Ref<ir::tir::Var>> used;
+  class VarCollector : public ir::tir::Visitor {
+   public:
+    std::vector<Ref<ir::tir::Var>>* out = nullptr;
+    void visit_var(const Ref<ir::tir::Var>& v) override {
+      for (const auto& u : *out)
+        if (u == v) return;
+      out->push_back(v);
+    }
+  } collector;
+  collector.out = &used;
+  for (const auto& p : ctx.params) {
+    if (!p.tensor.buffer) continue;
+    for (const auto& d : p.tensor.shape()) {
+      if (auto v = d.as_ptr<ir::tir::Var>()) defined.insert(v);
+      collector.visit_expr(d);
+    }
+  }
   Legalized out;
+  for (const auto& v : used) {
+    if (defined.count(v.get())) continue;
+    auto orig = ctx.relax_var_of(v.get());
+    if (!orig) continue;
+    ctx.params.emplace_back(v);
+    out.tir_vars.push_back(orig);
+  }
   out.name_hint = ctx.name;
   out.func = ctx.b.build(ctx.params);
   out.args = ctx.args;
@@ -239,6 +268,31 @@ std::optional<Legalized> legalize(const ir::Call& call, ir::DiagnosticBag& diags
 // ---- The pass ----------------------------------------------------------------------------------
 
 namespace {
+
+bool is_structural(const std::string& op) {
+  static const std::unordered_set<std::string> names = {"relax.call_tir",
+                                                        "relax.call_tir_inplace",
+                                                        "relax.call_tir_with_grad",
+                                                        "relax.call_dps_packed",
+                                                        "relax.call_pure_packed",
+                                                        "relax.call_inplace_packed",
+                                                        "relax.call_builtin_with_ctx",
+                                                        "relax.make_closure",
+                                                        "relax.invoke_closure",
+                                                        "relax.invoke_pure_closure",
+                                                        "relax.shape_of",
+                                                        "relax.tensor_to_shape",
+                                                        "relax.shape_to_tensor",
+                                                        "relax.null_value",
+                                                        "relax.print",
+                                                        "relax.assert_op",
+                                                        "relax.hint_on_device",
+                                                        "relax.to_vdevice",
+                                                        "relax.grad.start_checkpoint",
+                                                        "relax.grad.end_checkpoint"};
+  return names.count(op) != 0 || op.starts_with("relax.builtin.") ||
+         op.starts_with("relax.memory.") || op.starts_with("relax.vm.");
+}
 
 class Rewriter {
  public:
@@ -293,8 +347,9 @@ class Rewriter {
     if (op.empty()) return c;
     const auto* info = analysis::OpRegistry::global().find(op);
     if (!has_legalization(op)) {
-      // Structural ops (call_tir, memory, VM builtins, ...) are lowered by other passes.
-      if (info && info->pattern != analysis::OpPattern::kOpaque && !warned_.count(op)) {
+      // Structural ops (call_tir, closures, shapes, memory, VM builtins) are lowered by other
+      // passes; any other op left here cannot run.
+      if (info && !is_structural(op) && !warned_.count(op)) {
         warned_.insert(op);
         diags_.warning(diag::kNoLegalization, c->span,
                        "no legalization for " + op + " yet; the call is left as is");
@@ -314,9 +369,14 @@ class Rewriter {
     std::vector<Ref<ir::StructInfo>> fields;
     for (const auto& a : leg->args) fields.push_back(a->struct_info);
     tuple->struct_info = make<ir::TupleStructInfo>(fields);
-    auto out =
-        make<ir::Call>(ir::Op::get("relax.call_tir"), std::vector<Ref<ir::Expr>>{gvar, tuple},
-                       ir::Attrs{}, std::vector<Ref<ir::StructInfo>>{leg->out_sinfo});
+    std::vector<Ref<ir::Expr>> call_args{gvar, tuple};
+    if (!leg->tir_vars.empty()) {
+      auto shape = make<ir::ShapeExpr>(leg->tir_vars);
+      shape->struct_info = make<ir::ShapeStructInfo>(leg->tir_vars);
+      call_args.push_back(shape);
+    }
+    auto out = make<ir::Call>(ir::Op::get("relax.call_tir"), call_args, ir::Attrs{},
+                              std::vector<Ref<ir::StructInfo>>{leg->out_sinfo});
     out->struct_info = c->struct_info;
     out->span = c->span;
     return out;

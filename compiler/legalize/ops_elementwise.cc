@@ -221,7 +221,6 @@ void register_elementwise(Table& t) {
     DataType to = c.out_dtype();
     return unary("cast", [to](const Expr& x) { return cast(to, x); })(c);
   };
-  t["relax.wrap_param"] = t["relax.astype"];
 
   t["relax.add"] = binary_op("add", add);
   t["relax.subtract"] = binary_op("subtract", sub);

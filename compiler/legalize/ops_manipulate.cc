@@ -149,12 +149,10 @@ bool concat(Ctx& c) {
   size_t ax = static_cast<size_t>(axis);
   Exprs offsets{i64(0)};
   for (size_t k = 0; k + 1 < parts.size(); ++k) {
-    Expr next = add(offsets.back(), parts[k].shape()[ax]);
-    if (auto a = ir::tir::as_const_int(offsets.back()),
-        b = ir::tir::as_const_int(parts[k].shape()[ax]);
-        a && b)
-      next = i64(*a + *b);
-    offsets.push_back(next);
+    const Expr& prev = offsets.back();
+    const Expr& ext = parts[k].shape()[ax];
+    auto a = ir::tir::as_const_int(prev), b = ir::tir::as_const_int(ext);
+    offsets.push_back(a && b ? i64(*a + *b) : (a && *a == 0) ? ext : add(prev, ext));
   }
   c.name = "concatenate";
   c.out = c.b.compute(

@@ -1,7 +1,7 @@
-// Legalizations of NCHW convolution and pooling: conv2d (OIHW weights, any groups) as a
-// `pad_temp` stage and a `conv2d_nchw` reduction; max_pool2d / avg_pool2d as `pad_temp` and
-// `pool_max` / `pool_sum` + `pool_avg`; adaptive_avg_pool2d with static sizes. Other layouts are
-// reported as unsupported (E0742).
+// Legalizations of convolution and pooling: conv1d (NCW/OIW) and max/avg_pool1d (NCW); conv2d (OIHW
+// weights, any groups) as a `pad_temp` stage and a `conv2d_nchw` reduction; max_pool2d / avg_pool2d
+// as `pad_temp` and `pool_max` / `pool_sum` + `pool_avg`; adaptive_avg_pool2d with static sizes.
+// Other layouts are reported as unsupported (E0742).
 #include <algorithm>
 
 #include "compiler/legalize/legalize_impl.h"
@@ -103,6 +103,66 @@ bool conv2d(Ctx& c) {
         return mul(cast(dt, padded({i[0], ch, y, xx})), cast(dt, wt({i[1], r[0], r[1], r[2]})));
       },
       {"nn", "ff", "yy", "xx"}, {"rc", "ry", "rx"});
+  return true;
+}
+
+// conv1d of NCW data with OIW weights: `pad_temp` (when padded) and the `conv1d_ncw` reduction.
+bool conv1d(Ctx& c) {
+  if (c.str_attr("data_layout", "NCW") != "NCW" || c.str_attr("kernel_layout", "OIW") != "OIW" ||
+      c.str_attr("out_layout", "NCW") != "NCW")
+    return c.unsupported("only NCW data with OIW weights is supported");
+  auto strides = c.ints("strides").value_or(std::vector<int64_t>{1});
+  auto dil = c.ints("dilation").value_or(std::vector<int64_t>{1});
+  auto pad = c.ints("padding").value_or(std::vector<int64_t>{0});
+  if (strides.size() != 1 || dil.size() != 1 || (pad.size() != 1 && pad.size() != 2))
+    return c.unsupported("strides, dilation or padding of an unexpected length");
+  int64_t pl = pad[0], pr = pad.size() == 2 ? pad[1] : pad[0];
+  int64_t groups = c.int_attr("groups", 1);
+  auto x = c.input(0);
+  auto w = c.input(1);
+  auto shape = c.out_shape();
+  if (!x || !w || !shape) return false;
+  Tensor xt = *x, wt = *w;
+  DataType dt = c.out_dtype();
+  const Exprs& ws = wt.shape();
+  const Exprs& xs = xt.shape();
+  Tensor padded = xt;
+  if (pl != 0 || pr != 0) {
+    Expr wp = add(xs[2], i64(pl + pr));
+    if (auto v = ir::tir::as_const_int(xs[2])) wp = i64(*v + pl + pr);
+    Expr upper = add(xs[2], i64(pl));
+    if (auto v = ir::tir::as_const_int(xs[2])) upper = i64(*v + pl);
+    padded = c.b.compute(
+        {xs[0], xs[1], wp}, xt.dtype(), "pad_temp",
+        [&](const Exprs& i) {
+          Expr cond;
+          if (pl != 0) cond = cmp(ObjectKind::kLE, i64(pl), i[2]);
+          if (pr != 0) {
+            Expr hi = cmp(ObjectKind::kLT, i[2], upper);
+            cond = cond ? logical_and(cond, hi) : hi;
+          }
+          Expr v = xt({i[0], i[1], pl == 0 ? i[2] : sub(i[2], i64(pl))});
+          return if_then_else(cond, v, const_of(xt.dtype(), 0));
+        },
+        "i");
+  }
+  Expr out_per_group;
+  if (groups > 1) {
+    auto k = ir::tir::as_const_int(ws[0]);
+    if (!k) return c.unsupported("grouped convolution with a symbolic channel count");
+    out_per_group = i64(*k / groups);
+  }
+  int64_t s = strides[0], d = dil[0];
+  c.name = "conv1d";
+  c.out = c.b.reduce(
+      *shape, {ws[1], ws[2]}, ReduceKind::kSum, dt, groups > 1 ? "group_conv1d_ncw" : "conv1d_ncw",
+      [&](const Exprs& i, const Exprs& r) {
+        Expr ch = r[0];
+        if (groups > 1) ch = add(mul(floordiv(i[1], out_per_group), ws[1]), r[0]);
+        Expr pos = add(s == 1 ? i[2] : mul(i[2], i64(s)), d == 1 ? r[1] : mul(r[1], i64(d)));
+        return mul(cast(dt, padded({i[0], ch, pos})), cast(dt, wt({i[1], r[0], r[1]})));
+      },
+      {"b", "c", "w"}, {"rc", "rw"});
   return true;
 }
 
@@ -215,11 +275,75 @@ bool adaptive_avg_pool2d(Ctx& c) {
   return true;
 }
 
+// max_pool1d / avg_pool1d on NCW data: `pad_temp`, then `pool_max` or `pool_sum` + `pool_avg`.
+LegalizeFn pool1d(bool is_max) {
+  return [is_max](Ctx& c) {
+    if (c.str_attr("layout", "NCW") != "NCW" || c.str_attr("out_layout", "NCW") != "NCW")
+      return c.unsupported("only the NCW layout is supported");
+    auto size = c.ints("pool_size").value_or(std::vector<int64_t>{1});
+    auto strides = c.ints("strides").value_or(std::vector<int64_t>{1});
+    auto dil = c.ints("dilation").value_or(std::vector<int64_t>{1});
+    auto pad = c.ints("padding").value_or(std::vector<int64_t>{0});
+    if (size.size() != 1 || strides.size() != 1 || dil.size() != 1 ||
+        (pad.size() != 1 && pad.size() != 2))
+      return c.unsupported("pool_size, strides, dilation or padding of an unexpected length");
+    bool include_pad = c.bool_attr("count_include_pad", !is_max);
+    if (!is_max && !include_pad && dil[0] != 1)
+      return c.unsupported("avg_pool1d with dilation and count_include_pad=False");
+    auto x = c.input(0);
+    auto shape = c.out_shape();
+    if (!x || !shape) return false;
+    Tensor xt = *x;
+    DataType dt = c.out_dtype();
+    int64_t k = size[0], s = strides[0], d = dil[0], pl = pad[0];
+    const Exprs& xs = xt.shape();
+    Expr wp = window_extent((*shape)[2], s, k, d);
+    Expr padv = is_max ? reduce_identity(ReduceKind::kMax, xt.dtype()) : const_of(xt.dtype(), 0);
+    Expr upper = add(xs[2], i64(pl));
+    if (auto v = ir::tir::as_const_int(xs[2])) upper = i64(*v + pl);
+    Tensor padded = c.b.compute(
+        {xs[0], xs[1], wp}, xt.dtype(), "pad_temp",
+        [&](const Exprs& i) {
+          Expr cond = cmp(ObjectKind::kLT, i[2], upper);
+          if (pl != 0) cond = logical_and(cmp(ObjectKind::kLE, i64(pl), i[2]), cond);
+          return if_then_else(cond, xt({i[0], i[1], pl == 0 ? i[2] : sub(i[2], i64(pl))}), padv);
+        },
+        "i");
+    auto window = [&](const Exprs& i, const Exprs& r) {
+      return padded(
+          {i[0], i[1], add(s == 1 ? i[2] : mul(i[2], i64(s)), d == 1 ? r[0] : mul(r[0], i64(d)))});
+    };
+    c.name = is_max ? "max_pool1d" : "avg_pool1d";
+    if (is_max) {
+      c.out = c.b.reduce(*shape, {i64(k)}, ReduceKind::kMax, dt, "pool_max", window,
+                         {"ax0", "ax1", "ax2"}, {"rv0"});
+      return true;
+    }
+    Tensor sum = c.b.reduce(*shape, {i64(k)}, ReduceKind::kSum, dt, "pool_sum", window,
+                            {"ax0", "ax1", "ax2"}, {"rv0"});
+    c.out = c.b.compute(
+        *shape, dt, "pool_avg",
+        [&](const Exprs& i) {
+          Expr count = i64(k);
+          if (!include_pad) {
+            Expr ws = sub(mul(i[2], i64(s)), i64(pl));
+            count = sub(min(add(ws, i64(k)), xs[2]), max(ws, i64(0)));
+          }
+          return div(sum(i), cast(dt, count));
+        },
+        "ax");
+    return true;
+  };
+}
+
 }  // namespace
 
 void register_nn(Table& t) {
+  t["relax.nn.max_pool1d"] = pool1d(true);
+  t["relax.nn.avg_pool1d"] = pool1d(false);
   t["relax.nn.adaptive_avg_pool2d"] = adaptive_avg_pool2d;
   t["relax.nn.conv2d"] = conv2d;
+  t["relax.nn.conv1d"] = conv1d;
   t["relax.nn.max_pool2d"] = pool2d(true);
   t["relax.nn.avg_pool2d"] = pool2d(false);
 }

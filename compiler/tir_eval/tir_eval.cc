@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <memory>
+#include <type_traits>
 #include <unordered_map>
 
 namespace relax::compiler::tir_eval {
@@ -439,20 +441,103 @@ class Interpreter {
 
 }  // namespace
 
+namespace {
+
+template <class T>
+void read_as(const ir::TensorData& d, HostArray& a) {
+  for (int64_t k = 0; k < a.size(); ++k) {
+    T v;
+    std::memcpy(&v, d.bytes.data() + static_cast<size_t>(k) * sizeof(T), sizeof(T));
+    if constexpr (std::is_floating_point_v<T>)
+      a.set(k, Scalar::of_float(a.dtype, static_cast<double>(v)));
+    else
+      a.set(k, Scalar::of_int(a.dtype, static_cast<int64_t>(v)));
+  }
+}
+
+template <class T>
+void write_as(const HostArray& a, ir::TensorData& d) {
+  for (int64_t k = 0; k < a.size(); ++k) {
+    T v = a.dtype.is_floating() ? static_cast<T>(a.f[static_cast<size_t>(k)])
+                                : static_cast<T>(a.i[static_cast<size_t>(k)]);
+    std::memcpy(d.bytes.data() + static_cast<size_t>(k) * sizeof(T), &v, sizeof(T));
+  }
+}
+
+// Calls f.template operator()<T>() with the C type of `t`; false when there is none.
+template <class F>
+bool with_ctype(DataType t, F&& f) {
+  if (t.lanes() != 1) return false;
+  if (t == DataType::Float32()) return f(float{}), true;
+  if (t == DataType::Float(64)) return f(double{}), true;
+  if (t.is_bool()) return f(uint8_t{}), true;
+  if (t.is_int()) {
+    switch (t.bits()) {
+      case 8:
+        return f(int8_t{}), true;
+      case 16:
+        return f(int16_t{}), true;
+      case 32:
+        return f(int32_t{}), true;
+      case 64:
+        return f(int64_t{}), true;
+    }
+  }
+  if (t.is_uint()) {
+    switch (t.bits()) {
+      case 8:
+        return f(uint8_t{}), true;
+      case 16:
+        return f(uint16_t{}), true;
+      case 32:
+        return f(uint32_t{}), true;
+      case 64:
+        return f(uint64_t{}), true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+HostArray from_tensor_data(const ir::TensorData& data) {
+  HostArray a(data.dtype, data.shape);
+  if (static_cast<int64_t>(data.bytes.size()) != a.size() * data.dtype.bytes())
+    throw EvalError("tir_eval: constant of " + std::to_string(data.bytes.size()) + " bytes for " +
+                    std::to_string(a.size()) + " elements of " + data.dtype.str());
+  bool ok = with_ctype(data.dtype, [&](auto tag) { read_as<decltype(tag)>(data, a); });
+  if (!ok)
+    throw EvalError("tir_eval: constants of dtype " + data.dtype.str() + " are not supported");
+  return a;
+}
+
+ir::TensorData to_tensor_data(const HostArray& array) {
+  ir::TensorData d;
+  d.dtype = array.dtype;
+  d.shape = array.shape;
+  d.bytes.assign(static_cast<size_t>(array.size() * array.dtype.bytes()), 0);
+  bool ok = with_ctype(array.dtype, [&](auto tag) { write_as<decltype(tag)>(array, d); });
+  if (!ok) throw EvalError("tir_eval: arrays of dtype " + array.dtype.str() + " are not supported");
+  return d;
+}
+
 void run(const PrimFunc& func, const std::vector<Arg>& args) {
   if (args.size() != func.params.size())
     throw EvalError("tir_eval: " + std::to_string(func.params.size()) + " parameters, " +
                     std::to_string(args.size()) + " arguments");
   Interpreter it;
+  // Scalars first, then the dims that are a bare var, then every dim is checked (a dim such as
+  // `n * 2` may use a var bound later or by a scalar parameter).
   for (size_t k = 0; k < args.size(); ++k) {
     const auto& p = func.params[k];
-    Ref<Buffer> b = func.buffer_of(p);
-    if (!b) {
-      if (args[k].array)
-        throw EvalError("tir_eval: parameter `" + p->name + "` is a scalar, got an array");
-      it.env[p.get()] = normalize(p->dtype, args[k].scalar);
-      continue;
-    }
+    if (func.buffer_of(p)) continue;
+    if (args[k].array)
+      throw EvalError("tir_eval: parameter `" + p->name + "` is a scalar, got an array");
+    it.env[p.get()] = normalize(p->dtype, args[k].scalar);
+  }
+  for (size_t k = 0; k < args.size(); ++k) {
+    Ref<Buffer> b = func.buffer_of(func.params[k]);
+    if (!b) continue;
     HostArray* a = args[k].array;
     if (!a) throw EvalError("tir_eval: parameter `" + b->name + "` is a buffer, got a scalar");
     if (a->dtype != b->dtype)
@@ -462,17 +547,21 @@ void run(const PrimFunc& func, const std::vector<Arg>& args) {
       throw EvalError("tir_eval: buffer `" + b->name + "` has rank " +
                       std::to_string(b->shape.size()));
     for (size_t d = 0; d < b->shape.size(); ++d) {
-      const auto& dim = b->shape[d];
-      if (auto v = dim.as_ptr<Var>(); v && !it.env.count(v)) {
+      if (auto v = b->shape[d].as_ptr<Var>(); v && !it.env.count(v))
         it.env[v] = Scalar::of_int(v->dtype, a->shape[d]);
-        continue;
-      }
-      if (it.eval(dim).as_int() != a->shape[d])
-        throw EvalError("tir_eval: buffer `" + b->name + "` dim " + std::to_string(d) + " is " +
-                        std::to_string(it.eval(dim).as_int()) + ", array has " +
-                        std::to_string(a->shape[d]));
     }
     it.memory[b->data.get()] = a;
+  }
+  for (size_t k = 0; k < args.size(); ++k) {
+    Ref<Buffer> b = func.buffer_of(func.params[k]);
+    if (!b) continue;
+    for (size_t d = 0; d < b->shape.size(); ++d) {
+      int64_t want = it.eval(b->shape[d]).as_int();
+      if (want != args[k].array->shape[d])
+        throw EvalError("tir_eval: buffer `" + b->name + "` dim " + std::to_string(d) + " is " +
+                        std::to_string(want) + ", array has " +
+                        std::to_string(args[k].array->shape[d]));
+    }
   }
   it.exec(func.body);
 }

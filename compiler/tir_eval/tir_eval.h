@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "ir/data_type.h"
+#include "ir/expr.h"
 #include "ir/tir.h"
 
 namespace relax::compiler::tir_eval {
@@ -65,6 +66,11 @@ struct Arg {
 // Runs `func` with `args` in parameter order; buffer parameters write into their arrays.
 // Symbolic dims of parameter buffers are bound from the arrays' shapes.
 void run(const ir::tir::PrimFunc& func, const std::vector<Arg>& args);
+
+// Conversions with the bytes of constants (row-major, little-endian): float32/64, int8/16/32/64,
+// uint8/16/32/64 and bool. Other dtypes throw EvalError.
+HostArray from_tensor_data(const ir::TensorData& data);
+ir::TensorData to_tensor_data(const HostArray& array);
 
 // Rounds `v` to the precision of `t` (float32; float16 as float32) and wraps integers to their
 // width.

@@ -3,6 +3,14 @@
 // placeholder names A, B, ...).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
+
+#include "analysis/normalize.h"
+#include "compiler/legalize/legalize.h"
+#include "compiler/pass.h"
+#include "syntax/frontend.h"
+#include "syntax/printer.h"
 #include "tests/compiler/legalize/legalize_test_util.h"
 
 using namespace relax;
@@ -201,4 +209,80 @@ class Module:
   CHECK(r.text.find("= R.exp(x)") != std::string::npos);
   CHECK(r.text.find("b = R.call_tir(cls.exp, (y,)") != std::string::npos);
   CHECK(!r.diags.has_errors());
+}
+
+TEST_CASE("legalize print: vars that no dim defines alone are passed as tir_vars") {
+  auto r = legalize_text(R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor(("n",), "float32")):
+        n = T.int64()
+        c = R.concat((x, x))
+        y = R.exp(c)
+        return y
+)");
+  INFO(r.text);
+  CHECK(r.text.find("y = R.call_tir(cls.exp, (c,), out_sinfo=R.Tensor((n * 2,), "
+                    "dtype=\"float32\"), tir_vars=R.shape([n]))") != std::string::npos);
+  auto f = called_prim_func(*r.module, "main", 1);
+  REQUIRE(f->params.size() == 3);
+  CHECK(f->params[2]->dtype == ir::DataType::Int64());
+  HostArray in(ir::DataType::Float32(), {4});
+  in.f = {0, 1, -1, 2};
+  HostArray out(ir::DataType::Float32(), {4});
+  compiler::tir_eval::run(
+      *f, {&in, &out, compiler::tir_eval::Scalar::of_int(ir::DataType::Int64(), 2)});
+  CHECK(compare(out, {1, std::exp(1.0), std::exp(-1.0), std::exp(2.0)}) == "");
+}
+
+TEST_CASE("legalize print: branches of if/else are legalized and diagnostics name what is left") {
+  auto r = legalize_text(R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(c: R.Tensor((), "bool"), x: R.Tensor((2, 3), "float32"), w: R.Tensor((2, 3, 4, 4), "float32")):
+        if c:
+            y = R.exp(x)
+        else:
+            y = R.negative(x)
+        s = R.sort(x)
+        z = R.nn.conv2d(w, w, data_layout="NHWC", kernel_layout="OHWI")
+        return (y, s, z)
+)");
+  INFO(r.text);
+  CHECK(r.text.find("R.call_tir(cls.exp, (x,)") != std::string::npos);
+  CHECK(r.text.find("R.call_tir(cls.negative, (x,)") != std::string::npos);
+  CHECK(r.text.find("R.sort(x") != std::string::npos);
+  std::vector<std::string> codes;
+  for (const auto& d : r.diags.items()) codes.push_back(d.code);
+  CHECK(std::count(codes.begin(), codes.end(), "E0740") == 1);  // sort: no legalization
+  CHECK(std::count(codes.begin(), codes.end(), "E0742") == 1);  // conv2d: layout not supported
+}
+
+TEST_CASE("legalize print: LegalizeOps runs as a pass and reports into the context") {
+  ir::DiagnosticBag parse_diags;
+  auto parsed = syntax::parse_text(R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4,), "float32")):
+        y = R.nn.relu(x)
+        z = R.sort(y)
+        return z
+)",
+                                   "pass.relax", parse_diags);
+  analysis::normalize_module(*parsed.module, parse_diags);
+  REQUIRE(!parse_diags.has_errors());
+  compiler::Pass pass = compiler::legalize::legalize_ops_pass();
+  CHECK(pass.name == "LegalizeOps");
+  compiler::PassContext ctx;
+  auto out = compiler::run_pass(pass, parsed.module, ctx);
+  std::string text = syntax::print_module(*out);
+  CHECK(text.find("y = R.call_tir(cls.relu, (x,)") != std::string::npos);
+  CHECK(out->find("relu") != nullptr);
+  // The input module is left as it was.
+  CHECK(parsed.module->find("relu") == nullptr);
+  REQUIRE(ctx.diagnostics().size() == 1);
+  CHECK(ctx.diagnostics().items()[0].code == "E0740");
 }

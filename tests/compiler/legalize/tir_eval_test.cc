@@ -122,3 +122,24 @@ class Module:
   CHECK_THROWS_WITH(run(*f, {&ints, &b}), Catch::Contains("dtype"));
   CHECK_THROWS_WITH(run(*f, {&a}), Catch::Contains("2 parameters, 1 arguments"));
 }
+
+TEST_CASE("tir_eval: host arrays convert to and from constant bytes") {
+  for (DataType t : {DataType::Float32(), DataType::Float(64), DataType::Int32(), DataType::Int(8),
+                     DataType::UInt(8), DataType::Int64(), DataType::Bool()}) {
+    HostArray a(t, {2, 2});
+    for (int64_t k = 0; k < 4; ++k)
+      a.set(k, t.is_floating() ? Scalar::of_float(t, 0.5 * double(k) - 1)
+                               : Scalar::of_int(t, k * 3 - 2));
+    ir::TensorData d = to_tensor_data(a);
+    CHECK(d.bytes.size() == static_cast<size_t>(4 * t.bytes()));
+    HostArray b = from_tensor_data(d);
+    CHECK(b.dtype == t);
+    CHECK(b.shape == a.shape);
+    CHECK(b.f == a.f);
+    CHECK(b.i == a.i);
+  }
+  ir::TensorData f32{DataType::Float32(), {1}, {0, 0, 0x80, 0x3f}};  // 1.0f
+  CHECK(from_tensor_data(f32).f[0] == 1.0);
+  ir::TensorData bad{DataType::Float(16), {1}, {0, 0x3c}};
+  CHECK_THROWS_WITH(from_tensor_data(bad), Catch::Contains("float16"));
+}
