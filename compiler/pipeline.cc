@@ -1,7 +1,7 @@
 // The default build pipeline, in one place. CPU (llvm) follows TVM's default_build_pipeline
 // (SEMANTICS.md §4.2) without the steps that are no-ops on CPU (DispatchSampling/SortScan,
 // RewriteCUDAGraph) and with the VM shape lowering done by VM codegen:
-//   LegalizeOps -> LambdaLift -> ToNonDataflow -> RemovePurityChecking ->
+//   LegalizeOps -> DefaultCPUSchedule -> LambdaLift -> ToNonDataflow -> RemovePurityChecking ->
 //   CallTIRRewrite -> StaticPlanBlockMemory
 //   -> LowerAllocTensor -> KillAfterLastUse -> LowerRuntimeBuiltin
 // CanonicalizeBindings and DeadCodeElimination run first at opt level 1 and above.
@@ -9,11 +9,17 @@
 
 #include "compiler/legalize/legalize.h"
 #include "compiler/relax/passes.h"
+#include "compiler/tir/schedule/schedule.h"
 
 namespace relax::compiler {
 
 void register_default_passes() {
   relax_passes::register_relax_passes();
+  static bool done = false;
+  if (done) return;
+  done = true;
+  PassRegistry::global().add(legalize::legalize_ops_pass());
+  PassRegistry::global().add(tir::default_cpu_schedule_pass(Target::host()));
 }
 
 Pass default_pipeline(const Target& target) {
@@ -27,7 +33,12 @@ Pass default_pipeline(const Target& target) {
   passes.push_back(canonicalize);
   passes.push_back(dce);
   // Ops without a legalization stay calls of ops; VM codegen reports each one (E0780).
-  passes.push_back(legalize::legalize_ops_pass());
+  // R.reshape stays a call: LowerRuntimeBuiltin makes it a zero-copy view (vm.builtin.reshape),
+  // where TVM legalizes it to a copy kernel and RewriteDataflowReshape undoes that.
+  passes.push_back(legalize::legalize_ops_pass({"relax.reshape"}));
+  // Untuned kernels get the default CPU schedule (parallel + vectorized); user-scheduled ones
+  // are kept. TIR lowering itself runs in LLVM code generation.
+  if (target.kind == Target::Kind::kLLVM) passes.push_back(tir::default_cpu_schedule_pass(target));
   passes.push_back(lambda_lift_pass());
   passes.push_back(to_non_dataflow_pass());
   passes.push_back(remove_purity_checking_pass());

@@ -15,4 +15,5 @@ list(APPEND RELAX_COMPILER_SOURCES
   tir/unroll_loop.cc
   tir/schedule/schedule.cc
   tir/schedule/default_schedule.cc
+  tir/schedule/default_schedule_pass.cc
 )

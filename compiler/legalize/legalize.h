@@ -44,9 +44,12 @@ std::vector<std::string> unlegalized_ops();
 // Legalizes every op call of every Relax function of a module (in place on a copy): the PrimFuncs
 // are added to the module and calls become `R.call_tir(cls.name, (args...), out_sinfo=...)`.
 // Reports E0740 (warning) for calls of ops without legalization that are left alone.
-ir::Ref<ir::IRModule> legalize_module(const ir::IRModule& module, ir::DiagnosticBag& diags);
+// Ops named in `keep` are left as calls, without a warning (the build keeps R.reshape, which the
+// VM runs as a zero-copy view: the effect TVM gets from RewriteDataflowReshape after legalizing).
+ir::Ref<ir::IRModule> legalize_module(const ir::IRModule& module, ir::DiagnosticBag& diags,
+                                      const std::vector<std::string>& keep = {});
 
 // The pass "LegalizeOps" (opt level 0).
-Pass legalize_ops_pass();
+Pass legalize_ops_pass(std::vector<std::string> keep = {});
 
 }  // namespace relax::compiler::legalize

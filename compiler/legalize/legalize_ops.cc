@@ -296,7 +296,8 @@ bool is_structural(const std::string& op) {
 
 class Rewriter {
  public:
-  Rewriter(ir::IRModule& module, ir::DiagnosticBag& diags) : module_(module), diags_(diags) {}
+  Rewriter(ir::IRModule& module, ir::DiagnosticBag& diags, const std::vector<std::string>& keep)
+      : module_(module), diags_(diags), keep_(keep.begin(), keep.end()) {}
 
   Ref<ir::Expr> expr(const Ref<ir::Expr>& e) {
     if (!e) return e;
@@ -344,7 +345,7 @@ class Rewriter {
 
   Ref<ir::Expr> call(const Ref<ir::Call>& c) {
     const std::string& op = c->op_name();
-    if (op.empty()) return c;
+    if (op.empty() || keep_.count(op)) return c;
     const auto* info = analysis::OpRegistry::global().find(op);
     if (!has_legalization(op)) {
       // Structural ops (call_tir, closures, shapes, memory, VM builtins) are lowered by other
@@ -396,14 +397,16 @@ class Rewriter {
 
   ir::IRModule& module_;
   ir::DiagnosticBag& diags_;
+  std::unordered_set<std::string> keep_;
   std::unordered_set<std::string> warned_;
 };
 
 }  // namespace
 
-Ref<ir::IRModule> legalize_module(const ir::IRModule& module, ir::DiagnosticBag& diags) {
+Ref<ir::IRModule> legalize_module(const ir::IRModule& module, ir::DiagnosticBag& diags,
+                                  const std::vector<std::string>& keep) {
   auto out = make<ir::IRModule>(module);
-  Rewriter rw(*out, diags);
+  Rewriter rw(*out, diags, keep);
   std::vector<ir::IRModule::Member> members = module.functions;
   for (const auto& m : members) {
     if (auto f = ir::as_relax_function(m.func)) out->add(m.gvar, rw.function(f));
@@ -411,13 +414,13 @@ Ref<ir::IRModule> legalize_module(const ir::IRModule& module, ir::DiagnosticBag&
   return out;
 }
 
-Pass legalize_ops_pass() {
+Pass legalize_ops_pass(std::vector<std::string> keep) {
   Pass p;
   p.name = "LegalizeOps";
   p.opt_level = 0;
   p.doc = "Replace calls of Relax ops with known shapes by call_tir of TIR PrimFuncs";
-  p.fn = [](Ref<ir::IRModule> m, PassContext& ctx) {
-    return legalize_module(*m, ctx.diagnostics());
+  p.fn = [keep = std::move(keep)](Ref<ir::IRModule> m, PassContext& ctx) {
+    return legalize_module(*m, ctx.diagnostics(), keep);
   };
   return p;
 }

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/pass.h"
 #include "compiler/target.h"
 #include "ir/diagnostic.h"
 #include "ir/tir.h"
@@ -66,5 +67,8 @@ class Schedule {
 // Blocks that do not fit (imperfect nests, symbolic inner extents) keep what they have.
 ir::Ref<ir::tir::PrimFunc> default_cpu_schedule(const ir::Ref<ir::tir::PrimFunc>& func,
                                                 const Target& target, ir::DiagnosticBag& diags);
+
+// The module pass "DefaultCPUSchedule": default_cpu_schedule on every prim_func (opt level 1).
+Pass default_cpu_schedule_pass(const Target& target);
 
 }  // namespace relax::compiler::tir
