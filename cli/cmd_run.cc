@@ -123,6 +123,7 @@ Runner add_run_command(CLI::App& app) {
     std::string output;
     int repeat = 1;
     bool profile = false;
+    std::string trace;
     std::string params;
     std::vector<std::string> load;
     std::string target = "llvm";
@@ -145,6 +146,9 @@ Runner add_run_command(CLI::App& app) {
   cmd->add_option("--repeat", o->repeat, "Run N times and print the mean and best time")
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--profile", o->profile, "Print the time spent in each kernel and builtin");
+  cmd->add_option("--trace", o->trace,
+                  "Write every call (kernels, builtins, functions) as a Chrome trace to OUT.json "
+                  "(chrome://tracing, Perfetto)");
   cmd->add_option("--params", o->params,
                   "Bind the tensors of a .safetensors file to the parameters of those names");
   cmd->add_option("--load", o->load,
@@ -276,7 +280,7 @@ Runner add_run_command(CLI::App& app) {
       }
       args.push_back(*v);
     }
-    if (o->profile) model->enable_profiling();
+    if (o->profile || !o->trace.empty()) model->enable_profiling(!o->trace.empty());
     vm::Result<vm::Value> result = vm::Value();
     double best = 1e300, total = 0;
     for (int r = 0; r < o->repeat; ++r) {
@@ -297,6 +301,13 @@ Runner add_run_command(CLI::App& app) {
                 << vm::format_duration(best * 1e9) << " over " << o->repeat << " runs\n";
     }
     if (o->profile && model->profiler()) std::cout << model->profiler()->table();
+    if (!o->trace.empty() && model->profiler()) {
+      vm::Status written = model->profiler()->write_chrome_trace(o->trace);
+      if (!written.ok()) {
+        print_error("--trace: " + written.error().message);
+        return kExitUsage;
+      }
+    }
     if (!o->output.empty() && !write_outputs(*result, o->output)) return kExitUsage;
     return kExitOk;
   };

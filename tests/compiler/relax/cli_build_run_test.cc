@@ -122,6 +122,15 @@ TEST_CASE("relax run compiles the prim_funcs with LLVM and runs them") {
   REQUIRE(d.ok());
   const float* p = (*d)->data_as<float>();
   CHECK(std::vector<float>(p, p + 4) == std::vector<float>{33, 66, 99, 132});
+  // --trace writes every call as a Chrome trace event.
+  fs::path trace = dir / "trace.json";
+  auto t = run_command({kRelax, "run", golden("chain").string(), x.string(), y.string(),
+                        "--trace", trace.string()});
+  INFO(t.err);
+  REQUIRE(t.exit_code == 0);
+  std::string events = relax::test::read_file(trace);
+  CHECK(events.find("\"traceEvents\"") != std::string::npos);
+  CHECK(events.find("\"name\": \"add\"") != std::string::npos);
   // Ahead of time: one shared library with the kernels and the executable, run by the VM.
   fs::path so = dir / "chain.so", out2 = dir / "d2.npy";
   auto b = run_command({kRelax, "build", golden("chain").string(), "-o", so.string()});
