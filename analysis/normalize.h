@@ -23,6 +23,7 @@ struct NormalizeOptions {
 // calls are replaced by their canonical form, global vars get their function's struct info.
 // The module must not be shared yet (fresh from the front end, or built by a pass).
 // Diagnostics (E03xx) are appended to `diags`.
-void normalize_module(ir::IRModule& module, ir::DiagnosticBag& diags, const NormalizeOptions& options = {});
+void normalize_module(ir::IRModule& module, ir::DiagnosticBag& diags,
+                      const NormalizeOptions& options = {});
 
 }  // namespace relax::analysis

@@ -28,19 +28,23 @@ enum class BaseCheck {
   kPass,    // base ⊇ derived
 };
 
-BaseCheck struct_info_base_check(const Ref<StructInfo>& base, const Ref<StructInfo>& derived, arith::Analyzer& analyzer);
-inline bool is_base_of(const Ref<StructInfo>& base, const Ref<StructInfo>& derived, arith::Analyzer& analyzer) {
+BaseCheck struct_info_base_check(const Ref<StructInfo>& base, const Ref<StructInfo>& derived,
+                                 arith::Analyzer& analyzer);
+inline bool is_base_of(const Ref<StructInfo>& base, const Ref<StructInfo>& derived,
+                       arith::Analyzer& analyzer) {
   return struct_info_base_check(base, derived, analyzer) == BaseCheck::kPass;
 }
 
 // The most specific struct info containing both (SEMANTICS.md §1.5).
-Ref<StructInfo> struct_info_lca(const Ref<StructInfo>& lhs, const Ref<StructInfo>& rhs, arith::Analyzer& analyzer);
+Ref<StructInfo> struct_info_lca(const Ref<StructInfo>& lhs, const Ref<StructInfo>& rhs,
+                                arith::Analyzer& analyzer);
 
 // Rewrites the symbolic values of `sinfo` through `var_map`; a Shape/Tensor whose values use a
 // variable that is neither mapped nor accepted by `is_defined` loses its values (keeping ndim,
 // dtype and vdevice) (SEMANTICS.md §1.6).
 Ref<StructInfo> erase_to_well_defined(
-    const Ref<StructInfo>& sinfo, const std::unordered_map<const ir::tir::Var*, Ref<ir::tir::PrimExpr>>& var_map,
+    const Ref<StructInfo>& sinfo,
+    const std::unordered_map<const ir::tir::Var*, Ref<ir::tir::PrimExpr>>& var_map,
     const std::function<bool(const ir::tir::Var*)>& is_defined, arith::Analyzer& analyzer);
 
 // Drops all value information (SEMANTICS.md §1.3).
@@ -59,19 +63,19 @@ Ref<StructInfo> struct_info_of(const Ref<ir::Expr>& expr);
 // the callee's symbolic parameters are bound to the arguments' values on first sight, later
 // occurrences must not provably differ; the return struct info is erased through that binding.
 struct CallDerivation {
-  Ref<StructInfo> ret;                // null on error
-  int bad_argument = -1;              // the argument whose struct info does not fit (L0/L1)
+  Ref<StructInfo> ret;    // null on error
+  int bad_argument = -1;  // the argument whose struct info does not fit (L0/L1)
   BaseCheck bad_argument_check = BaseCheck::kPass;
-  std::string error;                  // "expects 2 arguments, got 3", ...
+  std::string error;  // "expects 2 arguments, got 3", ...
   // Every argument that does not fit, with its level, in argument order (the first is
   // bad_argument), so that a caller can report all of them.
   std::vector<std::pair<int, BaseCheck>> mismatches;
 };
 // `sinfo_args` are the call's struct-info arguments, which an opaque callee whose derive_func is
 // kInferBySinfoArgs (extern functions) returns.
-CallDerivation derive_call_ret_struct_info(const ir::FuncStructInfo& func, const std::vector<Ref<StructInfo>>& args,
-                                           arith::Analyzer& analyzer,
-                                           const std::vector<Ref<StructInfo>>* sinfo_args = nullptr);
+CallDerivation derive_call_ret_struct_info(
+    const ir::FuncStructInfo& func, const std::vector<Ref<StructInfo>>& args,
+    arith::Analyzer& analyzer, const std::vector<Ref<StructInfo>>* sinfo_args = nullptr);
 
 // The derivation function of extern functions: the call's single struct-info argument, a tuple
 // of several, or R.Object for none.

@@ -18,6 +18,7 @@ struct WellFormedOptions {
 };
 
 void check_well_formed(const ir::IRModule& module, ir::DiagnosticBag& diags);
-void check_well_formed(const ir::IRModule& module, ir::DiagnosticBag& diags, const WellFormedOptions& options);
+void check_well_formed(const ir::IRModule& module, ir::DiagnosticBag& diags,
+                       const WellFormedOptions& options);
 
 }  // namespace relax::analysis

@@ -19,7 +19,9 @@ using namespace relax;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -28,7 +30,8 @@ double median(std::vector<double> v) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string path = argc > 1 ? argv[1] : std::string(RELAX_SHARED_DIR) + "/conformance/large_module_20k.relax";
+  std::string path =
+      argc > 1 ? argv[1] : std::string(RELAX_SHARED_DIR) + "/conformance/large_module_20k.relax";
   int repeat = argc > 2 ? std::max(1, std::atoi(argv[2])) : 5;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
@@ -54,17 +57,22 @@ int main(int argc, char** argv) {
     errors = diags.error_count();
 
     t0 = Clock::now();
-    std::string printed = result.is_module_class ? syntax::print_module(*result.module) : syntax::print_functions(*result.module);
+    std::string printed = result.is_module_class ? syntax::print_module(*result.module)
+                                                 : syntax::print_functions(*result.module);
     t_print.push_back(seconds_since(t0));
     if (r == 0) fixpoint = printed == text;
   }
   double cst = median(t_cst), fe = median(t_frontend), pr = median(t_print);
-  std::printf("input: %s (%zu lines, %zu functions parsed, %zu errors)\n", path.c_str(), lines, functions, errors);
-  std::printf("%-34s %10s %14s %12s\n", "stage (median of runs)", "seconds", "lines/second", "TVM v0.20");
+  std::printf("input: %s (%zu lines, %zu functions parsed, %zu errors)\n", path.c_str(), lines,
+              functions, errors);
+  std::printf("%-34s %10s %14s %12s\n", "stage (median of runs)", "seconds", "lines/second",
+              "TVM v0.20");
   std::printf("%-34s %10.4f %14.0f %12s\n", "tree-sitter parse (CST)", cst, lines / cst, "");
-  std::printf("%-34s %10.4f %14.0f %12s\n", "parse to IR (CST + front end)", fe, lines / fe, "14-18 s");
+  std::printf("%-34s %10.4f %14.0f %12s\n", "parse to IR (CST + front end)", fe, lines / fe,
+              "14-18 s");
   std::printf("%-34s %10.4f %14.0f %12s\n", "print", pr, lines / pr, "0.4 s");
-  std::printf("%-34s %10.4f %14.0f %12s\n", "parse + print", fe + pr, lines / (fe + pr), "14.4-18.4 s");
+  std::printf("%-34s %10.4f %14.0f %12s\n", "parse + print", fe + pr, lines / (fe + pr),
+              "14.4-18.4 s");
   std::printf("speedup over TVM (parse + print, against 14.4 s): %.0fx\n", 14.4 / (fe + pr));
   std::printf("printed text equals the input: %s\n", fixpoint ? "yes" : "no");
   return 0;

@@ -14,11 +14,13 @@ namespace {
 
 // Writes `node` and its named descendants as an indented S-expression with positions and
 // field names, in the style of `tree-sitter parse`.
-void write_tree(std::ostream& out, syntax::Node node, const char* field, int depth, bool positions) {
+void write_tree(std::ostream& out, syntax::Node node, const char* field, int depth,
+                bool positions) {
   out << std::string(static_cast<size_t>(depth) * 2, ' ');
   if (field) out << field << ": ";
   if (node.is_missing()) {
-    out << "(MISSING " << (node.is_named() ? std::string(node.type()) : "\"" + std::string(node.type()) + "\"");
+    out << "(MISSING "
+        << (node.is_named() ? std::string(node.type()) : "\"" + std::string(node.type()) + "\"");
   } else {
     out << "(" << node.type();
   }
@@ -32,7 +34,8 @@ void write_tree(std::ostream& out, syntax::Node node, const char* field, int dep
       TSNode child = ts_tree_cursor_current_node(&cursor);
       if (!ts_node_is_named(child) && !ts_node_is_missing(child)) continue;
       out << "\n";
-      write_tree(out, syntax::Node(child, node.tree()), ts_tree_cursor_current_field_name(&cursor), depth + 1, positions);
+      write_tree(out, syntax::Node(child, node.tree()), ts_tree_cursor_current_field_name(&cursor),
+                 depth + 1, positions);
     } while (ts_tree_cursor_goto_next_sibling(&cursor));
   }
   ts_tree_cursor_delete(&cursor);
@@ -50,9 +53,12 @@ Runner add_parse_command(CLI::App& app) {
   auto options = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("parse", "Parse a .relax file and show its syntax tree");
   cmd->add_option("file", options->input, "Input file, or - for standard input")->required();
-  cmd->add_flag("--tree", options->tree, "Print the concrete syntax tree as an S-expression (the default output)");
+  cmd->add_flag("--tree", options->tree,
+                "Print the concrete syntax tree as an S-expression (the default output)");
   cmd->add_flag("!--no-positions", options->positions, "Leave out [row, column] positions");
-  cmd->footer("Syntax errors are reported on stderr. Exit codes: 0 ok, 1 syntax errors, 2 usage or I/O errors.");
+  cmd->footer(
+      "Syntax errors are reported on stderr. Exit codes: 0 ok, 1 syntax errors, 2 usage or I/O "
+      "errors.");
   return [options]() -> int {
     auto text = read_input(options->input);
     if (!text) return kExitUsage;

@@ -16,14 +16,18 @@ Runner add_print_command(CLI::App& app) {
     std::string profile = "legacy";
   };
   auto options = std::make_shared<Options>();
-  CLI::App* cmd = app.add_subcommand("print", "Parse a .relax file and print it in canonical form (TVM's printer layout)");
+  CLI::App* cmd = app.add_subcommand(
+      "print", "Parse a .relax file and print it in canonical form (TVM's printer layout)");
   cmd->add_option("file", options->input, "Input file, or - for standard input")->required();
-  cmd->add_option("--profile", options->profile,
-                  "Spelling profile: legacy (TVM v0.20-v0.23, the default) or current (TVM main, 2026)")
+  cmd->add_option(
+         "--profile", options->profile,
+         "Spelling profile: legacy (TVM v0.20-v0.23, the default) or current (TVM main, 2026)")
       ->check(CLI::IsMember({"legacy", "current"}));
   cmd->footer(
-      "Every binding is printed with its inferred struct info (a compatible annotation on a call is kept).\n"
-      "Functions with syntax or name errors are reported on stderr and left out; the rest is printed.\n"
+      "Every binding is printed with its inferred struct info (a compatible annotation on a call "
+      "is kept).\n"
+      "Functions with syntax or name errors are reported on stderr and left out; the rest is "
+      "printed.\n"
       "Inference errors are reported on stderr; the binding is printed with what is known.\n"
       "The output ends with a newline when the input does.\n"
       "Exit codes: 0 ok, 1 errors in the input, 2 usage or I/O errors.");
@@ -32,12 +36,15 @@ Runner add_print_command(CLI::App& app) {
     if (!text) return kExitUsage;
     bool trailing_newline = !text->empty() && text->back() == '\n';
     ir::DiagnosticBag diags;
-    syntax::FrontendResult result = syntax::parse_text(std::move(*text), display_name(options->input), diags);
+    syntax::FrontendResult result =
+        syntax::parse_text(std::move(*text), display_name(options->input), diags);
     analysis::normalize_module(*result.module, diags);
     syntax::PrintOptions print_options;
-    print_options.profile = options->profile == "current" ? syntax::Profile::kCurrent : syntax::Profile::kLegacy;
-    std::string out = result.is_module_class ? syntax::print_module(*result.module, print_options)
-                                             : syntax::print_functions(*result.module, print_options);
+    print_options.profile =
+        options->profile == "current" ? syntax::Profile::kCurrent : syntax::Profile::kLegacy;
+    std::string out = result.is_module_class
+                          ? syntax::print_module(*result.module, print_options)
+                          : syntax::print_functions(*result.module, print_options);
     print_diagnostics(diags);
     if (!result.module->functions.empty() || result.is_module_class) {
       std::cout << out;

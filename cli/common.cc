@@ -39,14 +39,19 @@ std::optional<std::string> read_input(const std::string& path) {
   return text;
 }
 
-std::string display_name(const std::string& path) { return path == "-" ? "<stdin>" : path; }
+std::string display_name(const std::string& path) {
+  return path == "-" ? "<stdin>" : path;
+}
 
 namespace {
 bool use_color() {
   switch (global_options().color) {
-    case ColorMode::kAlways: return true;
-    case ColorMode::kNever: return false;
-    case ColorMode::kAuto: break;
+    case ColorMode::kAlways:
+      return true;
+    case ColorMode::kNever:
+      return false;
+    case ColorMode::kAuto:
+      break;
   }
   const char* no_color = std::getenv("NO_COLOR");
   if (no_color && *no_color) return false;
@@ -61,6 +66,8 @@ void print_diagnostics(const ir::DiagnosticBag& diags) {
   std::cerr.flush();
 }
 
-void print_error(const std::string& message) { std::cerr << "relax: error: " << message << "\n"; }
+void print_error(const std::string& message) {
+  std::cerr << "relax: error: " << message << "\n";
+}
 
 }  // namespace relax::cli

@@ -14,11 +14,13 @@
 
 int main(int argc, char** argv) {
   using namespace relax::cli;
-  CLI::App app{"relax: a toolkit for the Relax IR in its TVMScript text form (.relax files)", "relax"};
+  CLI::App app{"relax: a toolkit for the Relax IR in its TVMScript text form (.relax files)",
+               "relax"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("relax ") + RELAX_VERSION);
   std::string color = "auto";
-  app.add_option("--color", color, "Colour diagnostics: auto (when stderr is a terminal), always, never")
+  app.add_option("--color", color,
+                 "Colour diagnostics: auto (when stderr is a terminal), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   app.footer(
       "Exit codes: 0 ok, 1 errors in the input, 2 usage or I/O errors.\n"
@@ -51,7 +53,9 @@ int main(int argc, char** argv) {
     app.exit(e);
     return kExitUsage;
   }
-  global_options().color = color == "always" ? ColorMode::kAlways : color == "never" ? ColorMode::kNever : ColorMode::kAuto;
+  global_options().color = color == "always"  ? ColorMode::kAlways
+                           : color == "never" ? ColorMode::kNever
+                                              : ColorMode::kAuto;
   for (auto& [sub, run] : commands) {
     if (sub && sub->parsed()) {
       try {

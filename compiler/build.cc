@@ -17,9 +17,9 @@ std::vector<codegen::KernelSource> kernel_sources(const PrimFuncList& funcs) {
 
 // The CPU default: LLVM code generation (ORC JIT in process, `cc -shared` for libraries).
 KernelCompiler& global_compiler() {
-  static KernelCompiler compiler = [](const PrimFuncList& funcs, const Target& target,
-                                      ir::DiagnosticBag& diags)
-      -> std::shared_ptr<const vm::KernelLibrary> {
+  static KernelCompiler compiler =
+      [](const PrimFuncList& funcs, const Target& target,
+         ir::DiagnosticBag& diags) -> std::shared_ptr<const vm::KernelLibrary> {
     return codegen::jit_compile(kernel_sources(funcs), target, diags);
   };
   return compiler;

@@ -10,21 +10,29 @@
 
 namespace relax::compiler {
 
-ir::DiagnosticBag& PassContext::diagnostics() { return diags ? *diags : own_diags_; }
+ir::DiagnosticBag& PassContext::diagnostics() {
+  return diags ? *diags : own_diags_;
+}
 
 namespace {
 bool listed(const std::vector<std::string>& names, const std::string& pass) {
-  return std::any_of(names.begin(), names.end(), [&](const std::string& n) { return n == "all" || n == pass; });
+  return std::any_of(names.begin(), names.end(),
+                     [&](const std::string& n) { return n == "all" || n == pass; });
 }
 
-void print_module(PassContext& ctx, const char* when, const std::string& pass, const ir::IRModule& module) {
+void print_module(PassContext& ctx, const char* when, const std::string& pass,
+                  const ir::IRModule& module) {
   std::ostream& out = ctx.log ? *ctx.log : std::cerr;
   out << "# IR " << when << " " << pass << "\n" << syntax::print_module(module) << "\n\n";
 }
 }  // namespace
 
-bool PassContext::should_print_before(const std::string& pass) const { return listed(print_before, pass); }
-bool PassContext::should_print_after(const std::string& pass) const { return listed(print_after, pass); }
+bool PassContext::should_print_before(const std::string& pass) const {
+  return listed(print_before, pass);
+}
+bool PassContext::should_print_after(const std::string& pass) const {
+  return listed(print_after, pass);
+}
 
 ir::Ref<ir::IRModule> run_pass(const Pass& pass, ir::Ref<ir::IRModule> module, PassContext& ctx) {
   if (pass.opt_level > ctx.opt_level) return module;
@@ -42,8 +50,10 @@ ir::Ref<ir::IRModule> run_pass(const Pass& pass, ir::Ref<ir::IRModule> module, P
     double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     auto& t = ctx.timings();
     auto it = std::find_if(t.begin(), t.end(), [&](const auto& e) { return e.first == pass.name; });
-    if (it == t.end()) t.emplace_back(pass.name, s);
-    else it->second += s;
+    if (it == t.end())
+      t.emplace_back(pass.name, s);
+    else
+      it->second += s;
   }
   if (!result) return nullptr;
   if (ctx.should_print_after(pass.name)) print_module(ctx, "after", pass.name, *result);

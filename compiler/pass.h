@@ -21,7 +21,7 @@ class PassContext;
 using PassFn = std::function<ir::Ref<ir::IRModule>(ir::Ref<ir::IRModule>, PassContext&)>;
 
 struct Pass {
-  std::string name;  // "LegalizeOps" (TVM's names where a TVM pass does the same job)
+  std::string name;   // "LegalizeOps" (TVM's names where a TVM pass does the same job)
   int opt_level = 0;  // runs when the context's opt_level >= this
   std::string doc;    // one line, for `relax passes`
   PassFn fn;
@@ -37,7 +37,7 @@ class PassContext {
   bool time_passes = false;
   // Run the well-formedness check after every pass (on by default in debug builds).
   bool verify = false;
-  std::ostream* log = nullptr;  // where instruments print (stderr when null)
+  std::ostream* log = nullptr;         // where instruments print (stderr when null)
   ir::DiagnosticBag* diags = nullptr;  // where passes report; null means a private bag
   // Free-form options ("tir.disable_vectorize" -> "1", "relax.FuseOps.max_depth" -> "256").
   std::unordered_map<std::string, std::string> config;

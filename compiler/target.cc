@@ -6,7 +6,9 @@
 
 namespace relax::compiler {
 
-Target Target::host() { return Target{}; }
+Target Target::host() {
+  return Target{};
+}
 
 std::optional<Target> Target::parse(const std::string& text, std::string* error) {
   std::istringstream in(text);
@@ -19,21 +21,32 @@ std::optional<Target> Target::parse(const std::string& text, std::string* error)
   };
   if (words.empty()) return fail("empty target");
   Target t;
-  if (words[0] == "llvm" || words[0] == "cpu") t.kind = Kind::kLLVM;
-  else if (words[0] == "cuda") t.kind = Kind::kCUDA;
-  else return fail("unknown target kind '" + words[0] + "' (expected llvm or cuda)");
+  if (words[0] == "llvm" || words[0] == "cpu")
+    t.kind = Kind::kLLVM;
+  else if (words[0] == "cuda")
+    t.kind = Kind::kCUDA;
+  else
+    return fail("unknown target kind '" + words[0] + "' (expected llvm or cuda)");
   for (size_t i = 1; i < words.size(); ++i) {
     const std::string& w = words[i];
     auto eq = w.find('=');
-    if (w.rfind("-", 0) != 0 || eq == std::string::npos) return fail("malformed target option '" + w + "'");
+    if (w.rfind("-", 0) != 0 || eq == std::string::npos)
+      return fail("malformed target option '" + w + "'");
     std::string key = w.substr(1, eq - 1), value = w.substr(eq + 1);
-    if (key == "mcpu") t.mcpu = value;
-    else if (key == "mtriple") t.triple = value;
-    else if (key == "mattr") t.mattr = value;
-    else if (key == "arch") t.arch = value;
-    else if (key == "num-threads") t.num_threads = std::atoi(value.c_str());
-    else if (key == "vector-bits") t.vector_bits = std::atoi(value.c_str());
-    else return fail("unknown target option '-" + key + "'");
+    if (key == "mcpu")
+      t.mcpu = value;
+    else if (key == "mtriple")
+      t.triple = value;
+    else if (key == "mattr")
+      t.mattr = value;
+    else if (key == "arch")
+      t.arch = value;
+    else if (key == "num-threads")
+      t.num_threads = std::atoi(value.c_str());
+    else if (key == "vector-bits")
+      t.vector_bits = std::atoi(value.c_str());
+    else
+      return fail("unknown target option '-" + key + "'");
   }
   return t;
 }

@@ -7,14 +7,18 @@ namespace relax::ir {
 
 const char* severity_name(Severity s) {
   switch (s) {
-    case Severity::kError: return "error";
-    case Severity::kWarning: return "warning";
-    case Severity::kNote: return "note";
+    case Severity::kError:
+      return "error";
+    case Severity::kWarning:
+      return "warning";
+    case Severity::kNote:
+      return "note";
   }
   return "error";
 }
 
-Diagnostic& DiagnosticBag::report(Severity severity, std::string code, Span span, std::string message) {
+Diagnostic& DiagnosticBag::report(Severity severity, std::string code, Span span,
+                                  std::string message) {
   Diagnostic d;
   d.severity = severity;
   d.code = std::move(code);
@@ -25,8 +29,9 @@ Diagnostic& DiagnosticBag::report(Severity severity, std::string code, Span span
 }
 
 size_t DiagnosticBag::error_count() const {
-  return static_cast<size_t>(std::count_if(items_.begin(), items_.end(),
-                                           [](const Diagnostic& d) { return d.severity == Severity::kError; }));
+  return static_cast<size_t>(std::count_if(items_.begin(), items_.end(), [](const Diagnostic& d) {
+    return d.severity == Severity::kError;
+  }));
 }
 
 void DiagnosticBag::append(const DiagnosticBag& other) {

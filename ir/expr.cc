@@ -8,7 +8,8 @@ namespace relax::ir {
 
 Ref<Op> Op::get(const std::string& op_name) {
   static std::mutex mutex;
-  static std::unordered_map<std::string, Ref<Op>>* table = new std::unordered_map<std::string, Ref<Op>>();
+  static std::unordered_map<std::string, Ref<Op>>* table =
+      new std::unordered_map<std::string, Ref<Op>>();
   std::lock_guard<std::mutex> lock(mutex);
   auto it = table->find(op_name);
   if (it != table->end()) return it->second;
@@ -44,7 +45,8 @@ std::string Target::kind_name() const {
   return "";
 }
 
-Ref<TensorStructInfo> tensor_sinfo(std::vector<Ref<PrimExpr>> shape, DataType dtype, Ref<VDevice> vdevice) {
+Ref<TensorStructInfo> tensor_sinfo(std::vector<Ref<PrimExpr>> shape, DataType dtype,
+                                   Ref<VDevice> vdevice) {
   int ndim = static_cast<int>(shape.size());
   return make<TensorStructInfo>(make<ShapeExpr>(std::move(shape)), dtype, ndim, std::move(vdevice));
 }
@@ -53,7 +55,9 @@ Ref<TensorStructInfo> tensor_sinfo(int ndim, DataType dtype, Ref<VDevice> vdevic
   return make<TensorStructInfo>(nullptr, dtype, ndim, std::move(vdevice));
 }
 
-Ref<TupleStructInfo> void_sinfo() { return make<TupleStructInfo>(); }
+Ref<TupleStructInfo> void_sinfo() {
+  return make<TupleStructInfo>();
+}
 
 bool is_void_sinfo(const Ref<StructInfo>& s) {
   auto t = s.as_ptr<TupleStructInfo>();

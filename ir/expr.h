@@ -56,9 +56,12 @@ constexpr int kUnknownNDim = -1;
 // A shape value: `R.Shape([1, n])` (values known) or `R.Shape(ndim=2)` / `R.Shape`.
 class ShapeStructInfo : public StructInfo {
  public:
-  explicit ShapeStructInfo(int n = kUnknownNDim) : StructInfo(ObjectKind::kShapeStructInfo), ndim(n) {}
+  explicit ShapeStructInfo(int n = kUnknownNDim)
+      : StructInfo(ObjectKind::kShapeStructInfo), ndim(n) {}
   explicit ShapeStructInfo(std::vector<Ref<PrimExpr>> v)
-      : StructInfo(ObjectKind::kShapeStructInfo), values(std::move(v)), ndim(static_cast<int>(values->size())) {}
+      : StructInfo(ObjectKind::kShapeStructInfo),
+        values(std::move(v)),
+        ndim(static_cast<int>(values->size())) {}
   static bool classof(const Object* o) { return o->kind() == ObjectKind::kShapeStructInfo; }
   std::optional<std::vector<Ref<PrimExpr>>> values;
   int ndim;
@@ -69,7 +72,11 @@ class ShapeStructInfo : public StructInfo {
 class TensorStructInfo : public StructInfo {
  public:
   TensorStructInfo(Ref<Expr> s, DataType t, int n, Ref<VDevice> vd = nullptr)
-      : StructInfo(ObjectKind::kTensorStructInfo), shape(std::move(s)), dtype(t), ndim(n), vdevice(std::move(vd)) {}
+      : StructInfo(ObjectKind::kTensorStructInfo),
+        shape(std::move(s)),
+        dtype(t),
+        ndim(n),
+        vdevice(std::move(vd)) {}
   static bool classof(const Object* o) { return o->kind() == ObjectKind::kTensorStructInfo; }
   Ref<Expr> shape;
   DataType dtype;
@@ -121,7 +128,10 @@ class Target : public Object {
 class VDevice : public Object {
  public:
   VDevice(Ref<Target> t, int id, std::string scope)
-      : Object(ObjectKind::kVDevice), target(std::move(t)), vdevice_id(id), memory_scope(std::move(scope)) {}
+      : Object(ObjectKind::kVDevice),
+        target(std::move(t)),
+        vdevice_id(id),
+        memory_scope(std::move(scope)) {}
   static bool classof(const Object* o) { return o->kind() == ObjectKind::kVDevice; }
   Ref<Target> target;
   int vdevice_id;
@@ -140,7 +150,10 @@ class DummyGlobalInfo : public Object {
 class OpaqueCall : public Object {
  public:
   OpaqueCall(std::string c, std::vector<ObjectRef> a, Attrs kw = {})
-      : Object(ObjectKind::kOpaqueCall), callee(std::move(c)), args(std::move(a)), kwargs(std::move(kw)) {}
+      : Object(ObjectKind::kOpaqueCall),
+        callee(std::move(c)),
+        args(std::move(a)),
+        kwargs(std::move(kw)) {}
   static bool classof(const Object* o) { return o->kind() == ObjectKind::kOpaqueCall; }
   std::string callee;  // as written: "T.target", "I.vdevice", ...
   std::vector<ObjectRef> args;
@@ -165,7 +178,8 @@ class Expr : public Object {
 // A variable bound by a parameter or a binding. Identity is the node; `name` is a hint.
 class Var : public Expr {
  public:
-  explicit Var(std::string n, Ref<StructInfo> sinfo = nullptr) : Expr(ObjectKind::kVar), name(std::move(n)) {
+  explicit Var(std::string n, Ref<StructInfo> sinfo = nullptr)
+      : Expr(ObjectKind::kVar), name(std::move(n)) {
     struct_info = std::move(sinfo);
   }
   static bool classof(const Object* o) {
@@ -181,7 +195,8 @@ class Var : public Expr {
 // A variable local to a dataflow block (not listed in its `R.output`).
 class DataflowVar : public Var {
  public:
-  explicit DataflowVar(std::string n, Ref<StructInfo> sinfo = nullptr) : Var(ObjectKind::kDataflowVar, std::move(n)) {
+  explicit DataflowVar(std::string n, Ref<StructInfo> sinfo = nullptr)
+      : Var(ObjectKind::kDataflowVar, std::move(n)) {
     struct_info = std::move(sinfo);
   }
   static bool classof(const Object* o) { return o->kind() == ObjectKind::kDataflowVar; }
@@ -214,7 +229,8 @@ struct TensorData {
 // comes from the annotation.
 class Constant : public Expr {
  public:
-  explicit Constant(std::shared_ptr<const TensorData> d) : Expr(ObjectKind::kConstant), data(std::move(d)) {}
+  explicit Constant(std::shared_ptr<const TensorData> d)
+      : Expr(ObjectKind::kConstant), data(std::move(d)) {}
   static bool classof(const Object* o) { return o->kind() == ObjectKind::kConstant; }
   std::shared_ptr<const TensorData> data;
   // For opaque metadata references: the index written in the source, kept for printing.
@@ -231,7 +247,8 @@ class Tuple : public Expr {
 
 class TupleGetItem : public Expr {
  public:
-  TupleGetItem(Ref<Expr> t, int i) : Expr(ObjectKind::kTupleGetItem), tuple(std::move(t)), index(i) {}
+  TupleGetItem(Ref<Expr> t, int i)
+      : Expr(ObjectKind::kTupleGetItem), tuple(std::move(t)), index(i) {}
   static bool classof(const Object* o) { return o->kind() == ObjectKind::kTupleGetItem; }
   Ref<Expr> tuple;
   int index;
@@ -257,7 +274,11 @@ class Op : public Expr {
 class Call : public Expr {
  public:
   Call(Ref<Expr> o, std::vector<Ref<Expr>> a, Attrs at = {}, std::vector<Ref<StructInfo>> s = {})
-      : Expr(ObjectKind::kCall), op(std::move(o)), args(std::move(a)), attrs(std::move(at)), sinfo_args(std::move(s)) {}
+      : Expr(ObjectKind::kCall),
+        op(std::move(o)),
+        args(std::move(a)),
+        attrs(std::move(at)),
+        sinfo_args(std::move(s)) {}
   static bool classof(const Object* o) { return o->kind() == ObjectKind::kCall; }
   Ref<Expr> op;
   std::vector<Ref<Expr>> args;
@@ -274,7 +295,10 @@ class SeqExpr;
 class If : public Expr {
  public:
   If(Ref<Expr> c, Ref<SeqExpr> t, Ref<SeqExpr> f)
-      : Expr(ObjectKind::kIf), condition(std::move(c)), true_branch(std::move(t)), false_branch(std::move(f)) {}
+      : Expr(ObjectKind::kIf),
+        condition(std::move(c)),
+        true_branch(std::move(t)),
+        false_branch(std::move(f)) {}
   static bool classof(const Object* o) { return o->kind() == ObjectKind::kIf; }
   Ref<Expr> condition;
   Ref<SeqExpr> true_branch;
@@ -290,13 +314,15 @@ class Binding : public Object {
   Ref<Expr> value;
 
  protected:
-  Binding(ObjectKind kind, Ref<Var> v, Ref<Expr> val) : Object(kind), var(std::move(v)), value(std::move(val)) {}
+  Binding(ObjectKind kind, Ref<Var> v, Ref<Expr> val)
+      : Object(kind), var(std::move(v)), value(std::move(val)) {}
 };
 
 // `var = value` (the var's struct info is the annotation or the inferred one).
 class VarBinding : public Binding {
  public:
-  VarBinding(Ref<Var> v, Ref<Expr> val) : Binding(ObjectKind::kVarBinding, std::move(v), std::move(val)) {}
+  VarBinding(Ref<Var> v, Ref<Expr> val)
+      : Binding(ObjectKind::kVarBinding, std::move(v), std::move(val)) {}
   static bool classof(const Object* o) { return o->kind() == ObjectKind::kVarBinding; }
 };
 
@@ -353,7 +379,8 @@ class ExternFunc : public Expr {
 // A shape value built from dims: `R.shape([n, 4])`.
 class ShapeExpr : public Expr {
  public:
-  explicit ShapeExpr(std::vector<Ref<PrimExpr>> v) : Expr(ObjectKind::kShapeExpr), values(std::move(v)) {}
+  explicit ShapeExpr(std::vector<Ref<PrimExpr>> v)
+      : Expr(ObjectKind::kShapeExpr), values(std::move(v)) {}
   static bool classof(const Object* o) { return o->kind() == ObjectKind::kShapeExpr; }
   std::vector<Ref<PrimExpr>> values;
 };
@@ -386,7 +413,8 @@ class DataTypeImm : public Expr {
 // Helpers
 
 // Struct info of a tensor with known dims.
-Ref<TensorStructInfo> tensor_sinfo(std::vector<Ref<PrimExpr>> shape, DataType dtype, Ref<VDevice> vdevice = nullptr);
+Ref<TensorStructInfo> tensor_sinfo(std::vector<Ref<PrimExpr>> shape, DataType dtype,
+                                   Ref<VDevice> vdevice = nullptr);
 // Struct info of a tensor with known rank (or kUnknownNDim) and no dims.
 Ref<TensorStructInfo> tensor_sinfo(int ndim, DataType dtype, Ref<VDevice> vdevice = nullptr);
 Ref<TupleStructInfo> void_sinfo();

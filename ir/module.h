@@ -46,7 +46,11 @@ class IRModule : public Object {
 };
 
 // The Relax function, prim_func or extern func held by a module member, when it is one.
-inline Ref<Function> as_relax_function(const ObjectRef& f) { return f.as<Function>(); }
-inline Ref<tir::PrimFunc> as_prim_func(const ObjectRef& f) { return f.as<tir::PrimFunc>(); }
+inline Ref<Function> as_relax_function(const ObjectRef& f) {
+  return f.as<Function>();
+}
+inline Ref<tir::PrimFunc> as_prim_func(const ObjectRef& f) {
+  return f.as<tir::PrimFunc>();
+}
 
 }  // namespace relax::ir

@@ -187,13 +187,13 @@ class Ref {
   }
   Ref(Ref&& other) noexcept : ptr_(other.ptr_) { other.ptr_ = nullptr; }
   template <class U>
-    requires std::is_base_of_v<T, U>
-  Ref(const Ref<U>& other) : ptr_(other.get()) {  // NOLINT: upcasts are implicit.
+  requires std::is_base_of_v<T, U> Ref(const Ref<U>& other)
+      : ptr_(other.get()) {  // NOLINT: upcasts are implicit.
     if (ptr_) ptr_->inc_ref();
   }
   template <class U>
-    requires std::is_base_of_v<T, U>
-  Ref(Ref<U>&& other) noexcept : ptr_(other.release()) {}  // NOLINT
+  requires std::is_base_of_v<T, U> Ref(Ref<U>&& other)
+  noexcept : ptr_(other.release()) {}  // NOLINT
   ~Ref() {
     if (ptr_) ptr_->dec_ref();
   }

@@ -114,7 +114,8 @@ void reflect_fields(const Object& node, FieldVisitor& v) {
         v.value(c.data->dtype);
         v.value(static_cast<int64_t>(c.data->shape.size()));
         for (int64_t d : c.data->shape) v.value(d);
-        v.value(std::string_view(reinterpret_cast<const char*>(c.data->bytes.data()), c.data->bytes.size()));
+        v.value(std::string_view(reinterpret_cast<const char*>(c.data->bytes.data()),
+                                 c.data->bytes.size()));
       } else {
         v.value(static_cast<int64_t>(c.metadata_index));
         v.child(c.struct_info);

@@ -23,8 +23,8 @@ Position SourceFile::position(uint32_t offset) const {
 std::string_view SourceFile::line_text(uint32_t line) const {
   if (line >= line_starts_.size()) return {};
   uint32_t begin = line_starts_[line];
-  uint32_t end = line + 1 < line_starts_.size() ? line_starts_[line + 1]
-                                                 : static_cast<uint32_t>(text_.size());
+  uint32_t end =
+      line + 1 < line_starts_.size() ? line_starts_[line + 1] : static_cast<uint32_t>(text_.size());
   std::string_view view(text_.data() + begin, end - begin);
   while (!view.empty() && (view.back() == '\n' || view.back() == '\r')) view.remove_suffix(1);
   return view;

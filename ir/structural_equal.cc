@@ -111,7 +111,8 @@ class EqualChecker {
   bool fields_equal(const Object& a, const Object& b) {
     std::vector<Field> fa = fields_of(a);
     std::vector<Field> fb = fields_of(b);
-    if (fa.size() != fb.size()) return fail(std::string(kind_name(a.kind())) + ": field count differs");
+    if (fa.size() != fb.size())
+      return fail(std::string(kind_name(a.kind())) + ": field count differs");
     for (size_t i = 0; i < fa.size(); ++i) {
       if (fa[i].index() != fb[i].index()) {
         return fail(std::string(kind_name(a.kind())) + ": field " + std::to_string(i) + " differs");
@@ -158,7 +159,8 @@ class EqualChecker {
   }
   bool fail_in(const Object& parent, size_t field) {
     if (explain_) {
-      explanation_ = std::string(kind_name(parent.kind())) + "[" + std::to_string(field) + "] > " + explanation_;
+      explanation_ = std::string(kind_name(parent.kind())) + "[" + std::to_string(field) + "] > " +
+                     explanation_;
     }
     return false;
   }

@@ -9,7 +9,9 @@ Ref<IntImm> int_imm(DataType t, int64_t v, Span span) {
   return imm;
 }
 
-Ref<IntImm> bool_imm(bool v) { return make<IntImm>(DataType::Bool(), v ? 1 : 0); }
+Ref<IntImm> bool_imm(bool v) {
+  return make<IntImm>(DataType::Bool(), v ? 1 : 0);
+}
 
 Ref<FloatImm> float_imm(DataType t, double v, Span span) {
   auto imm = make<FloatImm>(t, v);
@@ -40,24 +42,42 @@ bool is_const_int(const Ref<PrimExpr>& e, int64_t value) {
 
 const char* binary_op_name(ObjectKind kind) {
   switch (kind) {
-    case ObjectKind::kAdd: return "+";
-    case ObjectKind::kSub: return "-";
-    case ObjectKind::kMul: return "*";
-    case ObjectKind::kDiv: return "/";
-    case ObjectKind::kMod: return "T.truncmod";
-    case ObjectKind::kFloorDiv: return "//";
-    case ObjectKind::kFloorMod: return "%";
-    case ObjectKind::kMin: return "T.min";
-    case ObjectKind::kMax: return "T.max";
-    case ObjectKind::kEQ: return "==";
-    case ObjectKind::kNE: return "!=";
-    case ObjectKind::kLT: return "<";
-    case ObjectKind::kLE: return "<=";
-    case ObjectKind::kGT: return ">";
-    case ObjectKind::kGE: return ">=";
-    case ObjectKind::kAnd: return "and";
-    case ObjectKind::kOr: return "or";
-    default: return "?";
+    case ObjectKind::kAdd:
+      return "+";
+    case ObjectKind::kSub:
+      return "-";
+    case ObjectKind::kMul:
+      return "*";
+    case ObjectKind::kDiv:
+      return "/";
+    case ObjectKind::kMod:
+      return "T.truncmod";
+    case ObjectKind::kFloorDiv:
+      return "//";
+    case ObjectKind::kFloorMod:
+      return "%";
+    case ObjectKind::kMin:
+      return "T.min";
+    case ObjectKind::kMax:
+      return "T.max";
+    case ObjectKind::kEQ:
+      return "==";
+    case ObjectKind::kNE:
+      return "!=";
+    case ObjectKind::kLT:
+      return "<";
+    case ObjectKind::kLE:
+      return "<=";
+    case ObjectKind::kGT:
+      return ">";
+    case ObjectKind::kGE:
+      return ">=";
+    case ObjectKind::kAnd:
+      return "and";
+    case ObjectKind::kOr:
+      return "or";
+    default:
+      return "?";
   }
 }
 

@@ -88,9 +88,7 @@ class BinaryOp : public PrimExpr {
   static bool classof(const Object* o) {
     return o->kind() >= ObjectKind::kFirstBinaryOp && o->kind() <= ObjectKind::kLastBinaryOp;
   }
-  bool is_comparison() const {
-    return kind() >= ObjectKind::kEQ && kind() <= ObjectKind::kGE;
-  }
+  bool is_comparison() const { return kind() >= ObjectKind::kEQ && kind() <= ObjectKind::kGE; }
   Ref<PrimExpr> a;
   Ref<PrimExpr> b;
 };
@@ -132,7 +130,10 @@ class BufferLoad : public PrimExpr {
 class Ramp : public PrimExpr {
  public:
   Ramp(DataType t, Ref<PrimExpr> b, Ref<PrimExpr> s, Ref<PrimExpr> n)
-      : PrimExpr(ObjectKind::kRamp, t), base(std::move(b)), stride(std::move(s)), lanes(std::move(n)) {}
+      : PrimExpr(ObjectKind::kRamp, t),
+        base(std::move(b)),
+        stride(std::move(s)),
+        lanes(std::move(n)) {}
   static bool classof(const Object* o) { return o->kind() == ObjectKind::kRamp; }
   Ref<PrimExpr> base;
   Ref<PrimExpr> stride;
@@ -161,7 +162,10 @@ class Shuffle : public PrimExpr {
 class Let : public PrimExpr {
  public:
   Let(Ref<Var> v, Ref<PrimExpr> val, Ref<PrimExpr> b)
-      : PrimExpr(ObjectKind::kLet, b->dtype), var(std::move(v)), value(std::move(val)), body(std::move(b)) {}
+      : PrimExpr(ObjectKind::kLet, b->dtype),
+        var(std::move(v)),
+        value(std::move(val)),
+        body(std::move(b)) {}
   static bool classof(const Object* o) { return o->kind() == ObjectKind::kLet; }
   Ref<Var> var;
   Ref<PrimExpr> value;
@@ -200,18 +204,19 @@ class Reduce : public PrimExpr {
 
 class Range : public Object {
  public:
-  Range(Ref<PrimExpr> m, Ref<PrimExpr> e) : Object(ObjectKind::kRange), min(std::move(m)), extent(std::move(e)) {}
+  Range(Ref<PrimExpr> m, Ref<PrimExpr> e)
+      : Object(ObjectKind::kRange), min(std::move(m)), extent(std::move(e)) {}
   static bool classof(const Object* o) { return o->kind() == ObjectKind::kRange; }
   Ref<PrimExpr> min;
   Ref<PrimExpr> extent;
 };
 
 enum class IterType : uint8_t {
-  kDataPar = 0,     // T.axis.spatial
-  kThreadIndex = 1, // a thread binding of a loop or an env thread
-  kCommReduce = 2,  // T.axis.reduce
-  kOrdered = 3,     // T.axis.scan
-  kOpaque = 4,      // T.axis.opaque
+  kDataPar = 0,      // T.axis.spatial
+  kThreadIndex = 1,  // a thread binding of a loop or an env thread
+  kCommReduce = 2,   // T.axis.reduce
+  kOrdered = 3,      // T.axis.scan
+  kOpaque = 4,       // T.axis.opaque
   kUnrolled = 5,
   kVectorized = 6,
   kParallelized = 7,
@@ -221,7 +226,11 @@ enum class IterType : uint8_t {
 class IterVar : public Object {
  public:
   IterVar(Ref<Range> d, Ref<Var> v, IterType t, std::string tag = "")
-      : Object(ObjectKind::kIterVar), dom(std::move(d)), var(std::move(v)), iter_type(t), thread_tag(std::move(tag)) {}
+      : Object(ObjectKind::kIterVar),
+        dom(std::move(d)),
+        var(std::move(v)),
+        iter_type(t),
+        thread_tag(std::move(tag)) {}
   static bool classof(const Object* o) { return o->kind() == ObjectKind::kIterVar; }
   Ref<Range> dom;  // may be null for env threads declared without extent
   Ref<Var> var;
@@ -248,7 +257,8 @@ class Buffer : public Object {
   std::vector<int64_t> axis_separators;
 
   std::string scope() const {
-    if (data && data->pointer && !data->pointer->storage_scope.empty()) return data->pointer->storage_scope;
+    if (data && data->pointer && !data->pointer->storage_scope.empty())
+      return data->pointer->storage_scope;
     return "global";
   }
 };
@@ -320,7 +330,11 @@ class LetStmt : public Stmt {
 class AttrStmt : public Stmt {
  public:
   AttrStmt(ObjectRef n, std::string key, Ref<PrimExpr> v, Ref<Stmt> b)
-      : Stmt(ObjectKind::kAttrStmt), node(std::move(n)), attr_key(std::move(key)), value(std::move(v)), body(std::move(b)) {}
+      : Stmt(ObjectKind::kAttrStmt),
+        node(std::move(n)),
+        attr_key(std::move(key)),
+        value(std::move(v)),
+        body(std::move(b)) {}
   static bool classof(const Object* o) { return o->kind() == ObjectKind::kAttrStmt; }
   ObjectRef node;  // an IterVar, a Var, a Buffer, a StringValue, ... or null
   std::string attr_key;
@@ -331,7 +345,10 @@ class AttrStmt : public Stmt {
 class AssertStmt : public Stmt {
  public:
   AssertStmt(Ref<PrimExpr> c, Ref<PrimExpr> m, Ref<Stmt> b)
-      : Stmt(ObjectKind::kAssertStmt), condition(std::move(c)), message(std::move(m)), body(std::move(b)) {}
+      : Stmt(ObjectKind::kAssertStmt),
+        condition(std::move(c)),
+        message(std::move(m)),
+        body(std::move(b)) {}
   static bool classof(const Object* o) { return o->kind() == ObjectKind::kAssertStmt; }
   Ref<PrimExpr> condition;
   Ref<PrimExpr> message;
@@ -341,7 +358,10 @@ class AssertStmt : public Stmt {
 class BufferStore : public Stmt {
  public:
   BufferStore(Ref<Buffer> buf, Ref<PrimExpr> v, std::vector<Ref<PrimExpr>> idx)
-      : Stmt(ObjectKind::kBufferStore), buffer(std::move(buf)), value(std::move(v)), indices(std::move(idx)) {}
+      : Stmt(ObjectKind::kBufferStore),
+        buffer(std::move(buf)),
+        value(std::move(v)),
+        indices(std::move(idx)) {}
   static bool classof(const Object* o) { return o->kind() == ObjectKind::kBufferStore; }
   Ref<Buffer> buffer;
   Ref<PrimExpr> value;
@@ -374,7 +394,8 @@ class Allocate : public Stmt {
 
 class DeclBuffer : public Stmt {
  public:
-  DeclBuffer(Ref<Buffer> b, Ref<Stmt> s) : Stmt(ObjectKind::kDeclBuffer), buffer(std::move(b)), body(std::move(s)) {}
+  DeclBuffer(Ref<Buffer> b, Ref<Stmt> s)
+      : Stmt(ObjectKind::kDeclBuffer), buffer(std::move(b)), body(std::move(s)) {}
   static bool classof(const Object* o) { return o->kind() == ObjectKind::kDeclBuffer; }
   Ref<Buffer> buffer;
   Ref<Stmt> body;
@@ -390,7 +411,10 @@ class SeqStmt : public Stmt {
 class IfThenElse : public Stmt {
  public:
   IfThenElse(Ref<PrimExpr> c, Ref<Stmt> t, Ref<Stmt> e)
-      : Stmt(ObjectKind::kIfThenElse), condition(std::move(c)), then_case(std::move(t)), else_case(std::move(e)) {}
+      : Stmt(ObjectKind::kIfThenElse),
+        condition(std::move(c)),
+        then_case(std::move(t)),
+        else_case(std::move(e)) {}
   static bool classof(const Object* o) { return o->kind() == ObjectKind::kIfThenElse; }
   Ref<PrimExpr> condition;
   Ref<Stmt> then_case;
@@ -404,7 +428,13 @@ class Evaluate : public Stmt {
   Ref<PrimExpr> value;
 };
 
-enum class ForKind : uint8_t { kSerial = 0, kParallel = 1, kVectorized = 2, kUnrolled = 3, kThreadBinding = 4 };
+enum class ForKind : uint8_t {
+  kSerial = 0,
+  kParallel = 1,
+  kVectorized = 2,
+  kUnrolled = 3,
+  kThreadBinding = 4
+};
 
 class For : public Stmt {
  public:
@@ -421,7 +451,8 @@ class For : public Stmt {
 
 class While : public Stmt {
  public:
-  While(Ref<PrimExpr> c, Ref<Stmt> b) : Stmt(ObjectKind::kWhile), condition(std::move(c)), body(std::move(b)) {}
+  While(Ref<PrimExpr> c, Ref<Stmt> b)
+      : Stmt(ObjectKind::kWhile), condition(std::move(c)), body(std::move(b)) {}
   static bool classof(const Object* o) { return o->kind() == ObjectKind::kWhile; }
   Ref<PrimExpr> condition;
   Ref<Stmt> body;
@@ -479,12 +510,17 @@ class PrimFunc : public Object {
 // Constructors that fill dtypes as TVM's operators do.
 
 Ref<IntImm> int_imm(DataType t, int64_t v, Span span = Span::unknown());
-inline Ref<IntImm> int64(int64_t v) { return int_imm(DataType::Int64(), v); }
-inline Ref<IntImm> int32(int64_t v) { return int_imm(DataType::Int32(), v); }
+inline Ref<IntImm> int64(int64_t v) {
+  return int_imm(DataType::Int64(), v);
+}
+inline Ref<IntImm> int32(int64_t v) {
+  return int_imm(DataType::Int32(), v);
+}
 Ref<IntImm> bool_imm(bool v);
 Ref<FloatImm> float_imm(DataType t, double v, Span span = Span::unknown());
 // A binary node of `kind`; comparisons and And/Or get a bool dtype of the operands' lanes.
-Ref<PrimExpr> binary(ObjectKind kind, Ref<PrimExpr> a, Ref<PrimExpr> b, Span span = Span::unknown());
+Ref<PrimExpr> binary(ObjectKind kind, Ref<PrimExpr> a, Ref<PrimExpr> b,
+                     Span span = Span::unknown());
 
 // The constant value of an integer immediate, if `e` is one.
 std::optional<int64_t> as_const_int(const Ref<PrimExpr>& e);

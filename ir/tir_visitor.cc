@@ -6,20 +6,34 @@ namespace relax::ir::tir {
 void Visitor::visit_expr(const Ref<PrimExpr>& e) {
   if (!e) return;
   switch (e->kind()) {
-    case ObjectKind::kTirVar: return visit_var(e.as<Var>());
-    case ObjectKind::kIntImm: return visit_int_imm(e.as<IntImm>());
-    case ObjectKind::kFloatImm: return visit_float_imm(e.as<FloatImm>());
-    case ObjectKind::kTirStringImm: return visit_string_imm(e.as<StringImm>());
-    case ObjectKind::kCast: return visit_cast(e.as<Cast>());
-    case ObjectKind::kNot: return visit_not(e.as<Not>());
-    case ObjectKind::kSelect: return visit_select(e.as<Select>());
-    case ObjectKind::kBufferLoad: return visit_buffer_load(e.as<BufferLoad>());
-    case ObjectKind::kRamp: return visit_ramp(e.as<Ramp>());
-    case ObjectKind::kBroadcast: return visit_broadcast(e.as<Broadcast>());
-    case ObjectKind::kShuffle: return visit_shuffle(e.as<Shuffle>());
-    case ObjectKind::kLet: return visit_let(e.as<Let>());
-    case ObjectKind::kTirCall: return visit_call(e.as<Call>());
-    case ObjectKind::kReduce: return visit_reduce(e.as<Reduce>());
+    case ObjectKind::kTirVar:
+      return visit_var(e.as<Var>());
+    case ObjectKind::kIntImm:
+      return visit_int_imm(e.as<IntImm>());
+    case ObjectKind::kFloatImm:
+      return visit_float_imm(e.as<FloatImm>());
+    case ObjectKind::kTirStringImm:
+      return visit_string_imm(e.as<StringImm>());
+    case ObjectKind::kCast:
+      return visit_cast(e.as<Cast>());
+    case ObjectKind::kNot:
+      return visit_not(e.as<Not>());
+    case ObjectKind::kSelect:
+      return visit_select(e.as<Select>());
+    case ObjectKind::kBufferLoad:
+      return visit_buffer_load(e.as<BufferLoad>());
+    case ObjectKind::kRamp:
+      return visit_ramp(e.as<Ramp>());
+    case ObjectKind::kBroadcast:
+      return visit_broadcast(e.as<Broadcast>());
+    case ObjectKind::kShuffle:
+      return visit_shuffle(e.as<Shuffle>());
+    case ObjectKind::kLet:
+      return visit_let(e.as<Let>());
+    case ObjectKind::kTirCall:
+      return visit_call(e.as<Call>());
+    case ObjectKind::kReduce:
+      return visit_reduce(e.as<Reduce>());
     default:
       assert(BinaryOp::classof(e.get()));
       return visit_binary(e.as<BinaryOp>());
@@ -29,21 +43,36 @@ void Visitor::visit_expr(const Ref<PrimExpr>& e) {
 void Visitor::visit_stmt(const Ref<Stmt>& s) {
   if (!s) return;
   switch (s->kind()) {
-    case ObjectKind::kLetStmt: return visit_let_stmt(s.as<LetStmt>());
-    case ObjectKind::kAttrStmt: return visit_attr_stmt(s.as<AttrStmt>());
-    case ObjectKind::kAssertStmt: return visit_assert_stmt(s.as<AssertStmt>());
-    case ObjectKind::kBufferStore: return visit_buffer_store(s.as<BufferStore>());
-    case ObjectKind::kBufferRealize: return visit_buffer_realize(s.as<BufferRealize>());
-    case ObjectKind::kAllocate: return visit_allocate(s.as<Allocate>());
-    case ObjectKind::kDeclBuffer: return visit_decl_buffer(s.as<DeclBuffer>());
-    case ObjectKind::kSeqStmt: return visit_seq_stmt(s.as<SeqStmt>());
-    case ObjectKind::kIfThenElse: return visit_if_then_else(s.as<IfThenElse>());
-    case ObjectKind::kEvaluate: return visit_evaluate(s.as<Evaluate>());
-    case ObjectKind::kFor: return visit_for(s.as<For>());
-    case ObjectKind::kWhile: return visit_while(s.as<While>());
-    case ObjectKind::kBlock: return visit_block(s.as<Block>());
-    case ObjectKind::kBlockRealize: return visit_block_realize(s.as<BlockRealize>());
-    default: assert(false && "not a TIR statement");
+    case ObjectKind::kLetStmt:
+      return visit_let_stmt(s.as<LetStmt>());
+    case ObjectKind::kAttrStmt:
+      return visit_attr_stmt(s.as<AttrStmt>());
+    case ObjectKind::kAssertStmt:
+      return visit_assert_stmt(s.as<AssertStmt>());
+    case ObjectKind::kBufferStore:
+      return visit_buffer_store(s.as<BufferStore>());
+    case ObjectKind::kBufferRealize:
+      return visit_buffer_realize(s.as<BufferRealize>());
+    case ObjectKind::kAllocate:
+      return visit_allocate(s.as<Allocate>());
+    case ObjectKind::kDeclBuffer:
+      return visit_decl_buffer(s.as<DeclBuffer>());
+    case ObjectKind::kSeqStmt:
+      return visit_seq_stmt(s.as<SeqStmt>());
+    case ObjectKind::kIfThenElse:
+      return visit_if_then_else(s.as<IfThenElse>());
+    case ObjectKind::kEvaluate:
+      return visit_evaluate(s.as<Evaluate>());
+    case ObjectKind::kFor:
+      return visit_for(s.as<For>());
+    case ObjectKind::kWhile:
+      return visit_while(s.as<While>());
+    case ObjectKind::kBlock:
+      return visit_block(s.as<Block>());
+    case ObjectKind::kBlockRealize:
+      return visit_block_realize(s.as<BlockRealize>());
+    default:
+      assert(false && "not a TIR statement");
   }
 }
 
@@ -63,12 +92,16 @@ void Visitor::visit_region(const Ref<BufferRegion>& r) {
   for (const auto& range : r->region) visit_range(range);
 }
 
-void Visitor::visit_cast(const Ref<Cast>& cast) { visit_expr(cast->value); }
+void Visitor::visit_cast(const Ref<Cast>& cast) {
+  visit_expr(cast->value);
+}
 void Visitor::visit_binary(const Ref<BinaryOp>& op) {
   visit_expr(op->a);
   visit_expr(op->b);
 }
-void Visitor::visit_not(const Ref<Not>& op) { visit_expr(op->a); }
+void Visitor::visit_not(const Ref<Not>& op) {
+  visit_expr(op->a);
+}
 void Visitor::visit_select(const Ref<Select>& op) {
   visit_expr(op->condition);
   visit_expr(op->true_value);
@@ -144,7 +177,9 @@ void Visitor::visit_if_then_else(const Ref<IfThenElse>& s) {
   visit_stmt(s->then_case);
   visit_stmt(s->else_case);
 }
-void Visitor::visit_evaluate(const Ref<Evaluate>& s) { visit_expr(s->value); }
+void Visitor::visit_evaluate(const Ref<Evaluate>& s) {
+  visit_expr(s->value);
+}
 void Visitor::visit_for(const Ref<For>& s) {
   visit_expr(s->min);
   visit_expr(s->extent);
@@ -177,42 +212,73 @@ void Visitor::visit_block_realize(const Ref<BlockRealize>& s) {
 Ref<PrimExpr> Mutator::mutate_expr(const Ref<PrimExpr>& e) {
   if (!e) return e;
   switch (e->kind()) {
-    case ObjectKind::kTirVar: return mutate_var(e.as<Var>());
-    case ObjectKind::kIntImm: return mutate_int_imm(e.as<IntImm>());
-    case ObjectKind::kFloatImm: return mutate_float_imm(e.as<FloatImm>());
-    case ObjectKind::kTirStringImm: return mutate_string_imm(e.as<StringImm>());
-    case ObjectKind::kCast: return mutate_cast(e.as<Cast>());
-    case ObjectKind::kNot: return mutate_not(e.as<Not>());
-    case ObjectKind::kSelect: return mutate_select(e.as<Select>());
-    case ObjectKind::kBufferLoad: return mutate_buffer_load(e.as<BufferLoad>());
-    case ObjectKind::kRamp: return mutate_ramp(e.as<Ramp>());
-    case ObjectKind::kBroadcast: return mutate_broadcast(e.as<Broadcast>());
-    case ObjectKind::kShuffle: return mutate_shuffle(e.as<Shuffle>());
-    case ObjectKind::kLet: return mutate_let(e.as<Let>());
-    case ObjectKind::kTirCall: return mutate_call(e.as<Call>());
-    case ObjectKind::kReduce: return mutate_reduce(e.as<Reduce>());
-    default: return mutate_binary(e.as<BinaryOp>());
+    case ObjectKind::kTirVar:
+      return mutate_var(e.as<Var>());
+    case ObjectKind::kIntImm:
+      return mutate_int_imm(e.as<IntImm>());
+    case ObjectKind::kFloatImm:
+      return mutate_float_imm(e.as<FloatImm>());
+    case ObjectKind::kTirStringImm:
+      return mutate_string_imm(e.as<StringImm>());
+    case ObjectKind::kCast:
+      return mutate_cast(e.as<Cast>());
+    case ObjectKind::kNot:
+      return mutate_not(e.as<Not>());
+    case ObjectKind::kSelect:
+      return mutate_select(e.as<Select>());
+    case ObjectKind::kBufferLoad:
+      return mutate_buffer_load(e.as<BufferLoad>());
+    case ObjectKind::kRamp:
+      return mutate_ramp(e.as<Ramp>());
+    case ObjectKind::kBroadcast:
+      return mutate_broadcast(e.as<Broadcast>());
+    case ObjectKind::kShuffle:
+      return mutate_shuffle(e.as<Shuffle>());
+    case ObjectKind::kLet:
+      return mutate_let(e.as<Let>());
+    case ObjectKind::kTirCall:
+      return mutate_call(e.as<Call>());
+    case ObjectKind::kReduce:
+      return mutate_reduce(e.as<Reduce>());
+    default:
+      return mutate_binary(e.as<BinaryOp>());
   }
 }
 
 Ref<Stmt> Mutator::mutate_stmt(const Ref<Stmt>& s) {
   if (!s) return s;
   switch (s->kind()) {
-    case ObjectKind::kLetStmt: return mutate_let_stmt(s.as<LetStmt>());
-    case ObjectKind::kAttrStmt: return mutate_attr_stmt(s.as<AttrStmt>());
-    case ObjectKind::kAssertStmt: return mutate_assert_stmt(s.as<AssertStmt>());
-    case ObjectKind::kBufferStore: return mutate_buffer_store(s.as<BufferStore>());
-    case ObjectKind::kBufferRealize: return mutate_buffer_realize(s.as<BufferRealize>());
-    case ObjectKind::kAllocate: return mutate_allocate(s.as<Allocate>());
-    case ObjectKind::kDeclBuffer: return mutate_decl_buffer(s.as<DeclBuffer>());
-    case ObjectKind::kSeqStmt: return mutate_seq_stmt(s.as<SeqStmt>());
-    case ObjectKind::kIfThenElse: return mutate_if_then_else(s.as<IfThenElse>());
-    case ObjectKind::kEvaluate: return mutate_evaluate(s.as<Evaluate>());
-    case ObjectKind::kFor: return mutate_for(s.as<For>());
-    case ObjectKind::kWhile: return mutate_while(s.as<While>());
-    case ObjectKind::kBlock: return mutate_block(s.as<Block>());
-    case ObjectKind::kBlockRealize: return mutate_block_realize(s.as<BlockRealize>());
-    default: assert(false && "not a TIR statement"); return s;
+    case ObjectKind::kLetStmt:
+      return mutate_let_stmt(s.as<LetStmt>());
+    case ObjectKind::kAttrStmt:
+      return mutate_attr_stmt(s.as<AttrStmt>());
+    case ObjectKind::kAssertStmt:
+      return mutate_assert_stmt(s.as<AssertStmt>());
+    case ObjectKind::kBufferStore:
+      return mutate_buffer_store(s.as<BufferStore>());
+    case ObjectKind::kBufferRealize:
+      return mutate_buffer_realize(s.as<BufferRealize>());
+    case ObjectKind::kAllocate:
+      return mutate_allocate(s.as<Allocate>());
+    case ObjectKind::kDeclBuffer:
+      return mutate_decl_buffer(s.as<DeclBuffer>());
+    case ObjectKind::kSeqStmt:
+      return mutate_seq_stmt(s.as<SeqStmt>());
+    case ObjectKind::kIfThenElse:
+      return mutate_if_then_else(s.as<IfThenElse>());
+    case ObjectKind::kEvaluate:
+      return mutate_evaluate(s.as<Evaluate>());
+    case ObjectKind::kFor:
+      return mutate_for(s.as<For>());
+    case ObjectKind::kWhile:
+      return mutate_while(s.as<While>());
+    case ObjectKind::kBlock:
+      return mutate_block(s.as<Block>());
+    case ObjectKind::kBlockRealize:
+      return mutate_block_realize(s.as<BlockRealize>());
+    default:
+      assert(false && "not a TIR statement");
+      return s;
   }
 }
 
@@ -270,19 +336,23 @@ Ref<PrimExpr> Mutator::mutate_select(const Ref<Select>& op) {
   auto c = mutate_expr(op->condition);
   auto t = mutate_expr(op->true_value);
   auto f = mutate_expr(op->false_value);
-  RELAX_REBUILD(op, !c.same_as(op->condition) || !t.same_as(op->true_value) || !f.same_as(op->false_value),
-                n->condition = c; n->true_value = t; n->false_value = f);
+  RELAX_REBUILD(
+      op, !c.same_as(op->condition) || !t.same_as(op->true_value) || !f.same_as(op->false_value),
+      n->condition = c;
+      n->true_value = t; n->false_value = f);
 }
 Ref<PrimExpr> Mutator::mutate_buffer_load(const Ref<BufferLoad>& load) {
   std::vector<Ref<PrimExpr>> idx;
   bool changed = mutate_exprs(load->indices, idx);
   auto pred = mutate_expr(load->predicate);
-  RELAX_REBUILD(load, changed || !pred.same_as(load->predicate), n->indices = std::move(idx); n->predicate = pred);
+  RELAX_REBUILD(load, changed || !pred.same_as(load->predicate), n->indices = std::move(idx);
+                n->predicate = pred);
 }
 Ref<PrimExpr> Mutator::mutate_ramp(const Ref<Ramp>& ramp) {
   auto b = mutate_expr(ramp->base);
   auto s = mutate_expr(ramp->stride);
-  RELAX_REBUILD(ramp, !b.same_as(ramp->base) || !s.same_as(ramp->stride), n->base = b; n->stride = s);
+  RELAX_REBUILD(ramp, !b.same_as(ramp->base) || !s.same_as(ramp->stride), n->base = b;
+                n->stride = s);
 }
 Ref<PrimExpr> Mutator::mutate_broadcast(const Ref<Broadcast>& bc) {
   auto v = mutate_expr(bc->value);
@@ -325,8 +395,8 @@ Ref<Stmt> Mutator::mutate_buffer_store(const Ref<BufferStore>& s) {
   std::vector<Ref<PrimExpr>> idx;
   bool changed = mutate_exprs(s->indices, idx) || !v.same_as(s->value);
   auto pred = mutate_expr(s->predicate);
-  RELAX_REBUILD(s, changed || !pred.same_as(s->predicate), n->value = v; n->indices = std::move(idx);
-                n->predicate = pred);
+  RELAX_REBUILD(s, changed || !pred.same_as(s->predicate), n->value = v;
+                n->indices = std::move(idx); n->predicate = pred);
 }
 Ref<Stmt> Mutator::mutate_buffer_realize(const Ref<BufferRealize>& s) {
   auto c = mutate_expr(s->condition);
@@ -338,7 +408,8 @@ Ref<Stmt> Mutator::mutate_allocate(const Ref<Allocate>& s) {
   bool changed = mutate_exprs(s->extents, ext);
   auto c = mutate_expr(s->condition);
   auto b = mutate_stmt(s->body);
-  RELAX_REBUILD(s, changed || !c.same_as(s->condition) || !b.same_as(s->body), n->extents = std::move(ext);
+  RELAX_REBUILD(s, changed || !c.same_as(s->condition) || !b.same_as(s->body),
+                n->extents = std::move(ext);
                 n->condition = c; n->body = b);
 }
 Ref<Stmt> Mutator::mutate_decl_buffer(const Ref<DeclBuffer>& s) {
@@ -359,7 +430,8 @@ Ref<Stmt> Mutator::mutate_if_then_else(const Ref<IfThenElse>& s) {
   auto t = mutate_stmt(s->then_case);
   auto e = mutate_stmt(s->else_case);
   RELAX_REBUILD(s, !c.same_as(s->condition) || !t.same_as(s->then_case) || !e.same_as(s->else_case),
-                n->condition = c; n->then_case = t; n->else_case = e);
+                n->condition = c;
+                n->then_case = t; n->else_case = e);
 }
 Ref<Stmt> Mutator::mutate_evaluate(const Ref<Evaluate>& s) {
   auto v = mutate_expr(s->value);
@@ -369,7 +441,8 @@ Ref<Stmt> Mutator::mutate_for(const Ref<For>& s) {
   auto mn = mutate_expr(s->min);
   auto ex = mutate_expr(s->extent);
   auto b = mutate_stmt(s->body);
-  RELAX_REBUILD(s, !mn.same_as(s->min) || !ex.same_as(s->extent) || !b.same_as(s->body), n->min = mn;
+  RELAX_REBUILD(s, !mn.same_as(s->min) || !ex.same_as(s->extent) || !b.same_as(s->body),
+                n->min = mn;
                 n->extent = ex; n->body = b);
 }
 Ref<Stmt> Mutator::mutate_while(const Ref<While>& s) {
@@ -391,8 +464,8 @@ Ref<Stmt> Mutator::mutate_block(const Ref<Block>& s) {
   auto init = mutate_stmt(s->init);
   auto body = mutate_stmt(s->body);
   changed |= !init.same_as(s->init) || !body.same_as(s->body);
-  RELAX_REBUILD(s, changed, n->reads = std::move(reads); n->writes = std::move(writes); n->init = init;
-                n->body = body);
+  RELAX_REBUILD(s, changed, n->reads = std::move(reads); n->writes = std::move(writes);
+                n->init = init; n->body = body);
 }
 Ref<Stmt> Mutator::mutate_block_realize(const Ref<BlockRealize>& s) {
   std::vector<Ref<PrimExpr>> values;

@@ -93,6 +93,8 @@ class Attrs {
   std::vector<Entry> entries_;
 };
 
-inline ObjectRef make_string(std::string s) { return make<StringValue>(std::move(s)); }
+inline ObjectRef make_string(std::string s) {
+  return make<StringValue>(std::move(s));
+}
 
 }  // namespace relax::ir

@@ -7,22 +7,38 @@ void ExprVisitor::visit(const Ref<Expr>& expr) {
   if (!expr) return;
   switch (expr->kind()) {
     case ObjectKind::kVar:
-    case ObjectKind::kDataflowVar: return visit_var(expr.as<Var>());
-    case ObjectKind::kGlobalVar: return visit_global_var(expr.as<GlobalVar>());
-    case ObjectKind::kConstant: return visit_constant(expr.as<Constant>());
-    case ObjectKind::kTuple: return visit_tuple(expr.as<Tuple>());
-    case ObjectKind::kTupleGetItem: return visit_tuple_get_item(expr.as<TupleGetItem>());
-    case ObjectKind::kCall: return visit_call(expr.as<Call>());
-    case ObjectKind::kIf: return visit_if(expr.as<If>());
-    case ObjectKind::kSeqExpr: return visit_seq_expr(expr.as<SeqExpr>());
-    case ObjectKind::kFunction: return visit_function(expr.as<Function>());
-    case ObjectKind::kExternFunc: return visit_extern_func(expr.as<ExternFunc>());
-    case ObjectKind::kShapeExpr: return visit_shape_expr(expr.as<ShapeExpr>());
-    case ObjectKind::kPrimValue: return visit_prim_value(expr.as<PrimValue>());
-    case ObjectKind::kStringImm: return visit_string_imm(expr.as<StringImm>());
-    case ObjectKind::kDataTypeImm: return visit_data_type_imm(expr.as<DataTypeImm>());
-    case ObjectKind::kOp: return visit_op(expr.as<Op>());
-    default: assert(false && "not a Relax expression");
+    case ObjectKind::kDataflowVar:
+      return visit_var(expr.as<Var>());
+    case ObjectKind::kGlobalVar:
+      return visit_global_var(expr.as<GlobalVar>());
+    case ObjectKind::kConstant:
+      return visit_constant(expr.as<Constant>());
+    case ObjectKind::kTuple:
+      return visit_tuple(expr.as<Tuple>());
+    case ObjectKind::kTupleGetItem:
+      return visit_tuple_get_item(expr.as<TupleGetItem>());
+    case ObjectKind::kCall:
+      return visit_call(expr.as<Call>());
+    case ObjectKind::kIf:
+      return visit_if(expr.as<If>());
+    case ObjectKind::kSeqExpr:
+      return visit_seq_expr(expr.as<SeqExpr>());
+    case ObjectKind::kFunction:
+      return visit_function(expr.as<Function>());
+    case ObjectKind::kExternFunc:
+      return visit_extern_func(expr.as<ExternFunc>());
+    case ObjectKind::kShapeExpr:
+      return visit_shape_expr(expr.as<ShapeExpr>());
+    case ObjectKind::kPrimValue:
+      return visit_prim_value(expr.as<PrimValue>());
+    case ObjectKind::kStringImm:
+      return visit_string_imm(expr.as<StringImm>());
+    case ObjectKind::kDataTypeImm:
+      return visit_data_type_imm(expr.as<DataTypeImm>());
+    case ObjectKind::kOp:
+      return visit_op(expr.as<Op>());
+    default:
+      assert(false && "not a Relax expression");
   }
 }
 
@@ -36,18 +52,32 @@ void ExprVisitor::visit_binding(const Ref<Binding>& binding) {
   visit_var_def(binding->var);
 }
 
-void ExprVisitor::visit_var_def(const Ref<Var>& var) { (void)var; }
-void ExprVisitor::visit_struct_info(const Ref<StructInfo>& sinfo) { (void)sinfo; }
-void ExprVisitor::visit_prim_expr(const Ref<PrimExpr>& expr) { (void)expr; }
-void ExprVisitor::visit_var(const Ref<Var>& var) { (void)var; }
-void ExprVisitor::visit_global_var(const Ref<GlobalVar>& var) { (void)var; }
-void ExprVisitor::visit_constant(const Ref<Constant>& constant) { (void)constant; }
+void ExprVisitor::visit_var_def(const Ref<Var>& var) {
+  (void)var;
+}
+void ExprVisitor::visit_struct_info(const Ref<StructInfo>& sinfo) {
+  (void)sinfo;
+}
+void ExprVisitor::visit_prim_expr(const Ref<PrimExpr>& expr) {
+  (void)expr;
+}
+void ExprVisitor::visit_var(const Ref<Var>& var) {
+  (void)var;
+}
+void ExprVisitor::visit_global_var(const Ref<GlobalVar>& var) {
+  (void)var;
+}
+void ExprVisitor::visit_constant(const Ref<Constant>& constant) {
+  (void)constant;
+}
 
 void ExprVisitor::visit_tuple(const Ref<Tuple>& tuple) {
   for (const auto& f : tuple->fields) visit(f);
 }
 
-void ExprVisitor::visit_tuple_get_item(const Ref<TupleGetItem>& item) { visit(item->tuple); }
+void ExprVisitor::visit_tuple_get_item(const Ref<TupleGetItem>& item) {
+  visit(item->tuple);
+}
 
 void ExprVisitor::visit_call(const Ref<Call>& call) {
   visit(call->op);
@@ -71,16 +101,26 @@ void ExprVisitor::visit_function(const Ref<Function>& func) {
   visit(func->body);
 }
 
-void ExprVisitor::visit_extern_func(const Ref<ExternFunc>& func) { (void)func; }
+void ExprVisitor::visit_extern_func(const Ref<ExternFunc>& func) {
+  (void)func;
+}
 
 void ExprVisitor::visit_shape_expr(const Ref<ShapeExpr>& shape) {
   for (const auto& v : shape->values) visit_prim_expr(v);
 }
 
-void ExprVisitor::visit_prim_value(const Ref<PrimValue>& value) { visit_prim_expr(value->value); }
-void ExprVisitor::visit_string_imm(const Ref<StringImm>& value) { (void)value; }
-void ExprVisitor::visit_data_type_imm(const Ref<DataTypeImm>& value) { (void)value; }
-void ExprVisitor::visit_op(const Ref<Op>& op) { (void)op; }
+void ExprVisitor::visit_prim_value(const Ref<PrimValue>& value) {
+  visit_prim_expr(value->value);
+}
+void ExprVisitor::visit_string_imm(const Ref<StringImm>& value) {
+  (void)value;
+}
+void ExprVisitor::visit_data_type_imm(const Ref<DataTypeImm>& value) {
+  (void)value;
+}
+void ExprVisitor::visit_op(const Ref<Op>& op) {
+  (void)op;
+}
 
 // ---------------------------------------------------------------------------------------------
 
@@ -88,22 +128,39 @@ Ref<Expr> ExprMutator::mutate(const Ref<Expr>& expr) {
   if (!expr) return expr;
   switch (expr->kind()) {
     case ObjectKind::kVar:
-    case ObjectKind::kDataflowVar: return mutate_var(expr.as<Var>());
-    case ObjectKind::kGlobalVar: return mutate_global_var(expr.as<GlobalVar>());
-    case ObjectKind::kConstant: return mutate_constant(expr.as<Constant>());
-    case ObjectKind::kTuple: return mutate_tuple(expr.as<Tuple>());
-    case ObjectKind::kTupleGetItem: return mutate_tuple_get_item(expr.as<TupleGetItem>());
-    case ObjectKind::kCall: return mutate_call(expr.as<Call>());
-    case ObjectKind::kIf: return mutate_if(expr.as<If>());
-    case ObjectKind::kSeqExpr: return mutate_seq_expr(expr.as<SeqExpr>());
-    case ObjectKind::kFunction: return mutate_function(expr.as<Function>());
-    case ObjectKind::kExternFunc: return mutate_extern_func(expr.as<ExternFunc>());
-    case ObjectKind::kShapeExpr: return mutate_shape_expr(expr.as<ShapeExpr>());
-    case ObjectKind::kPrimValue: return mutate_prim_value(expr.as<PrimValue>());
-    case ObjectKind::kStringImm: return mutate_string_imm(expr.as<StringImm>());
-    case ObjectKind::kDataTypeImm: return mutate_data_type_imm(expr.as<DataTypeImm>());
-    case ObjectKind::kOp: return mutate_op(expr.as<Op>());
-    default: assert(false && "not a Relax expression"); return expr;
+    case ObjectKind::kDataflowVar:
+      return mutate_var(expr.as<Var>());
+    case ObjectKind::kGlobalVar:
+      return mutate_global_var(expr.as<GlobalVar>());
+    case ObjectKind::kConstant:
+      return mutate_constant(expr.as<Constant>());
+    case ObjectKind::kTuple:
+      return mutate_tuple(expr.as<Tuple>());
+    case ObjectKind::kTupleGetItem:
+      return mutate_tuple_get_item(expr.as<TupleGetItem>());
+    case ObjectKind::kCall:
+      return mutate_call(expr.as<Call>());
+    case ObjectKind::kIf:
+      return mutate_if(expr.as<If>());
+    case ObjectKind::kSeqExpr:
+      return mutate_seq_expr(expr.as<SeqExpr>());
+    case ObjectKind::kFunction:
+      return mutate_function(expr.as<Function>());
+    case ObjectKind::kExternFunc:
+      return mutate_extern_func(expr.as<ExternFunc>());
+    case ObjectKind::kShapeExpr:
+      return mutate_shape_expr(expr.as<ShapeExpr>());
+    case ObjectKind::kPrimValue:
+      return mutate_prim_value(expr.as<PrimValue>());
+    case ObjectKind::kStringImm:
+      return mutate_string_imm(expr.as<StringImm>());
+    case ObjectKind::kDataTypeImm:
+      return mutate_data_type_imm(expr.as<DataTypeImm>());
+    case ObjectKind::kOp:
+      return mutate_op(expr.as<Op>());
+    default:
+      assert(false && "not a Relax expression");
+      return expr;
   }
 }
 
@@ -171,7 +228,8 @@ Ref<Expr> ExprMutator::mutate_if(const Ref<If>& node) {
   Ref<Expr> c = mutate(node->condition);
   Ref<Expr> t = mutate(node->true_branch);
   Ref<Expr> f = mutate(node->false_branch);
-  if (c.same_as(node->condition) && t.same_as(node->true_branch) && f.same_as(node->false_branch)) return node;
+  if (c.same_as(node->condition) && t.same_as(node->true_branch) && f.same_as(node->false_branch))
+    return node;
   auto n = make<If>(c, t.as<SeqExpr>(), f.as<SeqExpr>());
   n->span = node->span;
   return n;
@@ -193,7 +251,8 @@ void ExprMutator::mutate_binding(const Ref<Binding>& binding, std::vector<Ref<Bi
   if (auto mc = binding.as<MatchCast>()) {
     Ref<StructInfo> sinfo = mutate_struct_info(mc->struct_info);
     Ref<Var> var = mutate_var_def(binding->var);
-    if (value.same_as(binding->value) && sinfo.same_as(mc->struct_info) && var.same_as(binding->var)) {
+    if (value.same_as(binding->value) && sinfo.same_as(mc->struct_info) &&
+        var.same_as(binding->var)) {
       out.push_back(binding);
       return;
     }
@@ -218,8 +277,10 @@ Ref<Expr> ExprMutator::mutate_seq_expr(const Ref<SeqExpr>& seq) {
   for (const auto& b : seq->blocks) {
     Ref<BindingBlock> nb = mutate_binding_block(b);
     changed |= !nb.same_as(b);
-    if (!nb->bindings.empty()) blocks.push_back(nb);
-    else changed = true;
+    if (!nb->bindings.empty())
+      blocks.push_back(nb);
+    else
+      changed = true;
   }
   Ref<Expr> body = mutate(seq->body);
   if (!changed && body.same_as(seq->body)) return seq;

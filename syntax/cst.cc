@@ -86,11 +86,12 @@ constexpr KindName kKindNames[] = {
 };
 
 constexpr const char* kFieldNames[] = {
-    "name",      "type_parameters", "parameters", "return_type", "body",      "superclasses",
-    "bound",     "annotation",      "left",       "right",       "value",     "operator",
-    "condition", "consequence",     "alternative", "message",    "alias",     "module_name",
-    "function",  "arguments",       "object",     "attribute",   "subscript", "start",
-    "stop",      "step",            "argument",   "operators",   "key",       "definition",
+    "name",         "type_parameters", "parameters",  "return_type", "body",
+    "superclasses", "bound",           "annotation",  "left",        "right",
+    "value",        "operator",        "condition",   "consequence", "alternative",
+    "message",      "alias",           "module_name", "function",    "arguments",
+    "object",       "attribute",       "subscript",   "start",       "stop",
+    "step",         "argument",        "operators",   "key",         "definition",
 };
 static_assert(sizeof(kFieldNames) / sizeof(kFieldNames[0]) == static_cast<size_t>(Field::kCount));
 
@@ -104,14 +105,16 @@ struct LanguageTables {
     uint32_t count = ts_language_symbol_count(lang);
     kinds.assign(count + 1, NodeKind::kOther);
     for (uint32_t sym = 0; sym < count; ++sym) {
-      if (ts_language_symbol_type(lang, static_cast<TSSymbol>(sym)) != TSSymbolTypeRegular) continue;
+      if (ts_language_symbol_type(lang, static_cast<TSSymbol>(sym)) != TSSymbolTypeRegular)
+        continue;
       const char* name = ts_language_symbol_name(lang, static_cast<TSSymbol>(sym));
       for (const KindName& kn : kKindNames) {
         if (std::strcmp(kn.name, name) == 0) kinds[sym] = kn.kind;
       }
     }
     for (size_t f = 0; f < fields.size(); ++f) {
-      fields[f] = ts_language_field_id_for_name(lang, kFieldNames[f], static_cast<uint32_t>(std::strlen(kFieldNames[f])));
+      fields[f] = ts_language_field_id_for_name(lang, kFieldNames[f],
+                                                static_cast<uint32_t>(std::strlen(kFieldNames[f])));
     }
   }
 };
@@ -127,8 +130,11 @@ const TSLanguage* relax_language() {
   static const TSLanguage* lang = [] {
     const TSLanguage* l = tree_sitter_relax();
     uint32_t version = ts_language_version(l);
-    if (version < TREE_SITTER_MIN_COMPATIBLE_LANGUAGE_VERSION || version > TREE_SITTER_LANGUAGE_VERSION) {
-      std::fprintf(stderr, "relax: the grammar's ABI %u is not supported by this tree-sitter runtime\n", version);
+    if (version < TREE_SITTER_MIN_COMPATIBLE_LANGUAGE_VERSION ||
+        version > TREE_SITTER_LANGUAGE_VERSION) {
+      std::fprintf(stderr,
+                   "relax: the grammar's ABI %u is not supported by this tree-sitter runtime\n",
+                   version);
       std::abort();
     }
     return l;
@@ -150,7 +156,9 @@ NodeKind SyntaxTree::kind_of(TSSymbol symbol) const {
   return symbol < kinds.size() ? kinds[symbol] : NodeKind::kOther;
 }
 
-TSFieldId SyntaxTree::field_id(Field f) const { return tables().fields[static_cast<size_t>(f)]; }
+TSFieldId SyntaxTree::field_id(Field f) const {
+  return tables().fields[static_cast<size_t>(f)];
+}
 
 NodeKind Node::kind() const {
   if (is_null()) return NodeKind::kOther;
@@ -240,22 +248,27 @@ std::string Node::sexp() const {
 SyntaxTree::SyntaxTree(TSTree* tree, std::string text, uint32_t file, uint32_t base)
     : tree_(tree), text_(std::move(text)), file_(file), base_(base) {}
 
-SyntaxTree::~SyntaxTree() { ts_tree_delete(tree_); }
+SyntaxTree::~SyntaxTree() {
+  ts_tree_delete(tree_);
+}
 
 std::unique_ptr<SyntaxTree> SyntaxTree::parse(std::string text, uint32_t file, uint32_t base) {
   TSParser* parser = ts_parser_new();
   ts_parser_set_language(parser, relax_language());
-  TSTree* tree = ts_parser_parse_string(parser, nullptr, text.data(), static_cast<uint32_t>(text.size()));
+  TSTree* tree =
+      ts_parser_parse_string(parser, nullptr, text.data(), static_cast<uint32_t>(text.size()));
   ts_parser_delete(parser);
   return std::unique_ptr<SyntaxTree>(new SyntaxTree(tree, std::move(text), file, base));
 }
 
-std::unique_ptr<SyntaxTree> SyntaxTree::reparse(const SyntaxTree& old, std::string text, const TSInputEdit& edit) {
+std::unique_ptr<SyntaxTree> SyntaxTree::reparse(const SyntaxTree& old, std::string text,
+                                                const TSInputEdit& edit) {
   TSTree* edited = ts_tree_copy(old.tree_);
   ts_tree_edit(edited, &edit);
   TSParser* parser = ts_parser_new();
   ts_parser_set_language(parser, relax_language());
-  TSTree* tree = ts_parser_parse_string(parser, edited, text.data(), static_cast<uint32_t>(text.size()));
+  TSTree* tree =
+      ts_parser_parse_string(parser, edited, text.data(), static_cast<uint32_t>(text.size()));
   ts_parser_delete(parser);
   ts_tree_delete(edited);
   return std::unique_ptr<SyntaxTree>(new SyntaxTree(tree, std::move(text), old.file_));

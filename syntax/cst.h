@@ -190,7 +190,8 @@ class SyntaxTree {
   // added to every span: a text embedded at that offset of the file (a string's content).
   static std::unique_ptr<SyntaxTree> parse(std::string text, uint32_t file = 0, uint32_t base = 0);
   // Re-parses after an edit, reusing the unchanged parts of `old` (for the language server).
-  static std::unique_ptr<SyntaxTree> reparse(const SyntaxTree& old, std::string text, const TSInputEdit& edit);
+  static std::unique_ptr<SyntaxTree> reparse(const SyntaxTree& old, std::string text,
+                                             const TSInputEdit& edit);
   ~SyntaxTree();
   SyntaxTree(const SyntaxTree&) = delete;
   SyntaxTree& operator=(const SyntaxTree&) = delete;

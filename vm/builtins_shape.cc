@@ -187,7 +187,8 @@ void shape_compute(VirtualMachine&, ArgList args, Value*) {
       stack.push_back(heap_slot(heap, v));
       continue;
     }
-    if (stack.size() < 2 || code > 16) throw_error("malformed shape program at code " + std::to_string(code));
+    if (stack.size() < 2 || code > 16)
+      throw_error("malformed shape program at code " + std::to_string(code));
     int64_t b = stack.back();
     stack.pop_back();
     int64_t a = stack.back();
@@ -196,25 +197,56 @@ void shape_compute(VirtualMachine&, ArgList args, Value*) {
       throw_error("division by zero in a symbolic shape expression");
     }
     switch (code) {
-      case 2: r = a + b; break;
-      case 3: r = a - b; break;
-      case 4: r = a * b; break;
-      case 5: r = a / b - ((a % b != 0 && ((a < 0) != (b < 0))) ? 1 : 0); break;
-      case 6: r = a - b * (a / b - ((a % b != 0 && ((a < 0) != (b < 0))) ? 1 : 0)); break;
-      case 7: r = std::min(a, b); break;
-      case 8: r = std::max(a, b); break;
-      case 9: r = a / b; break;
-      case 10: r = a % b; break;
-      case 11: r = a == b; break;
-      case 12: r = a != b; break;
-      case 13: r = a < b; break;
-      case 14: r = a <= b; break;
-      case 15: r = a > b; break;
-      default: r = a >= b; break;
+      case 2:
+        r = a + b;
+        break;
+      case 3:
+        r = a - b;
+        break;
+      case 4:
+        r = a * b;
+        break;
+      case 5:
+        r = a / b - ((a % b != 0 && ((a < 0) != (b < 0))) ? 1 : 0);
+        break;
+      case 6:
+        r = a - b * (a / b - ((a % b != 0 && ((a < 0) != (b < 0))) ? 1 : 0));
+        break;
+      case 7:
+        r = std::min(a, b);
+        break;
+      case 8:
+        r = std::max(a, b);
+        break;
+      case 9:
+        r = a / b;
+        break;
+      case 10:
+        r = a % b;
+        break;
+      case 11:
+        r = a == b;
+        break;
+      case 12:
+        r = a != b;
+        break;
+      case 13:
+        r = a < b;
+        break;
+      case 14:
+        r = a <= b;
+        break;
+      case 15:
+        r = a > b;
+        break;
+      default:
+        r = a >= b;
+        break;
     }
     stack.back() = r;
   }
-  if (stack.size() != 1) throw_error("malformed shape program: " + std::to_string(stack.size()) + " values left");
+  if (stack.size() != 1)
+    throw_error("malformed shape program: " + std::to_string(stack.size()) + " values left");
   heap_slot(heap, dst) = stack.back();
 }
 

@@ -44,7 +44,8 @@ struct relax_kernel_context {
   int32_t abi_version;
   /* Runs body over [0, extent) split into chunks across the runtime's worker threads; returns
    * the first non-zero status of a chunk. Safe to call from a kernel (not re-entrantly). */
-  int32_t (*parallel_for)(relax_kernel_context* ctx, int64_t extent, relax_parallel_body body, void* closure);
+  int32_t (*parallel_for)(relax_kernel_context* ctx, int64_t extent, relax_parallel_body body,
+                          void* closure);
   /* Scratch memory for a kernel's local buffers, 64-byte aligned; freed with workspace_free in
    * reverse order. Null on failure. */
   void* (*workspace_alloc)(relax_kernel_context* ctx, uint64_t nbytes);
@@ -57,8 +58,8 @@ struct relax_kernel_context {
 
 /* Every kernel and extern function: `result` may be null when the callee returns nothing
  * (destination-passing style kernels write into their output tensors). */
-typedef int32_t (*relax_kernel_fn)(relax_kernel_context* ctx, const relax_arg* args, int32_t num_args,
-                                   relax_arg* result);
+typedef int32_t (*relax_kernel_fn)(relax_kernel_context* ctx, const relax_arg* args,
+                                   int32_t num_args, relax_arg* result);
 
 /* A library built by `relax build` exports, besides its kernels:
  *   const char relax_executable_blob[];       the serialized executable

@@ -38,8 +38,10 @@ size_t display_width(std::string_view line, size_t from, size_t to) {
 std::string expand_tabs(std::string_view line) {
   std::string out;
   for (char c : line) {
-    if (c == '\t') out += "    ";
-    else out.push_back(c);
+    if (c == '\t')
+      out += "    ";
+    else
+      out.push_back(c);
   }
   return out;
 }
@@ -53,8 +55,8 @@ std::string location(const ir::Span& span, const ir::SourceFile* file) {
 
 // The excerpt: the span's first line with carets under it (to the end of that line for spans
 // that continue), with a gutter of line numbers.
-std::string excerpt(const ir::Span& span, const ir::SourceFile* file, const std::string& label, const Painter& paint,
-                    const char* caret_color) {
+std::string excerpt(const ir::Span& span, const ir::SourceFile* file, const std::string& label,
+                    const Painter& paint, const char* caret_color) {
   if (!file) return "";
   ir::Position begin = file->position(span.begin);
   ir::Position end = file->position(std::max(span.end, span.begin));
@@ -66,8 +68,10 @@ std::string excerpt(const ir::Span& span, const ir::SourceFile* file, const std:
   size_t width = std::max<size_t>(1, display_width(line, begin.column, stop));
   std::string out;
   out += " " + paint(kBlue, number + " |") + " " + expand_tabs(line) + "\n";
-  out += " " + paint(kBlue, gutter + " |") + " " + std::string(start_col, ' ') +
-         paint(caret_color, "^" + std::string(width - 1, '~') + (label.empty() ? "" : " " + label)) + "\n";
+  out +=
+      " " + paint(kBlue, gutter + " |") + " " + std::string(start_col, ' ') +
+      paint(caret_color, "^" + std::string(width - 1, '~') + (label.empty() ? "" : " " + label)) +
+      "\n";
   return out;
 }
 
@@ -77,15 +81,18 @@ std::string render_terminal(const ir::Diagnostic& diag, const TerminalStyle& sty
   Painter paint{style.color};
   auto& sources = ir::SourceManager::global();
   auto file = sources.get(diag.span.file);
-  const char* color = diag.severity == ir::Severity::kError ? kRed : diag.severity == ir::Severity::kWarning ? kYellow : kCyan;
+  const char* color = diag.severity == ir::Severity::kError     ? kRed
+                      : diag.severity == ir::Severity::kWarning ? kYellow
+                                                                : kCyan;
   std::string head = ir::severity_name(diag.severity);
   if (!diag.code.empty()) head += "[" + diag.code + "]";
-  std::string out = paint(kBold, location(diag.span, file.get()) + ":") + " " + paint(color, head + ":") + " " +
-                    paint(kBold, diag.message) + "\n";
+  std::string out = paint(kBold, location(diag.span, file.get()) + ":") + " " +
+                    paint(color, head + ":") + " " + paint(kBold, diag.message) + "\n";
   out += excerpt(diag.span, file.get(), "", paint, kGreen);
   for (const auto& label : diag.labels) {
     auto lfile = sources.get(label.span.file);
-    out += paint(kBold, location(label.span, lfile.get()) + ":") + " " + paint(kCyan, "note:") + " " + label.message + "\n";
+    out += paint(kBold, location(label.span, lfile.get()) + ":") + " " + paint(kCyan, "note:") +
+           " " + label.message + "\n";
     out += excerpt(label.span, lfile.get(), "", paint, kCyan);
   }
   for (const auto& note : diag.notes) out += "  = " + paint(kBold, "note:") + " " + note + "\n";

@@ -20,6 +20,7 @@ std::string render_terminal(const ir::Diagnostic& diag, const TerminalStyle& sty
 
 // All diagnostics in order, followed by a summary line ("2 errors and 1 warning generated.")
 // when there is at least one.
-std::string render_terminal(const std::vector<ir::Diagnostic>& diags, const TerminalStyle& style = {});
+std::string render_terminal(const std::vector<ir::Diagnostic>& diags,
+                            const TerminalStyle& style = {});
 
 }  // namespace relax::analysis

@@ -210,9 +210,11 @@ syntax::Node node_at(const syntax::SyntaxTree* tree, const ir::Span& span) {
 std::optional<ir::Span> whole_lines(const ir::SourceFile* source, const ir::Span& span) {
   if (!source) return std::nullopt;
   const std::string& text = source->text();
-  uint32_t begin = span.begin, end = std::min<uint32_t>(span.end, static_cast<uint32_t>(text.size()));
+  uint32_t begin = span.begin,
+           end = std::min<uint32_t>(span.end, static_cast<uint32_t>(text.size()));
   // Syntax nodes of blocks may end after their last line's newline.
-  while (end > begin && (text[end - 1] == '\n' || text[end - 1] == '\r' || text[end - 1] == ' ')) --end;
+  while (end > begin && (text[end - 1] == '\n' || text[end - 1] == '\r' || text[end - 1] == ' '))
+    --end;
   while (begin > 0 && (text[begin - 1] == ' ' || text[begin - 1] == '\t')) --begin;
   if (begin > 0 && text[begin - 1] != '\n') return std::nullopt;
   while (end < text.size() && (text[end] == ' ' || text[end] == '\t')) ++end;

@@ -13,7 +13,8 @@ namespace {
 
 Ref<ir::StructInfo> infer_binary(InferContext& ctx, bool comparison) {
   if (ctx.num_args() != 2) {
-    ctx.error("E0302", ctx.op_name() + " expects 2 arguments, got " + std::to_string(ctx.num_args()));
+    ctx.error("E0302",
+              ctx.op_name() + " expects 2 arguments, got " + std::to_string(ctx.num_args()));
     return nullptr;
   }
   const auto& ls = ctx.arg_sinfo(0);
@@ -23,7 +24,8 @@ Ref<ir::StructInfo> infer_binary(InferContext& ctx, bool comparison) {
   for (size_t i = 0; i < 2; ++i) {
     const auto& s = ctx.arg_sinfo(i);
     if (!s.is<ir::PrimStructInfo>() && !s.is<ir::TensorStructInfo>()) {
-      ctx.error_at_arg(i, "E0306", ctx.op_name() + ": arguments must be tensors (R.Tensor) or scalars (R.Prim)");
+      ctx.error_at_arg(
+          i, "E0306", ctx.op_name() + ": arguments must be tensors (R.Tensor) or scalars (R.Prim)");
       return nullptr;
     }
   }
@@ -47,23 +49,29 @@ Ref<ir::StructInfo> infer_binary(InferContext& ctx, bool comparison) {
   if (lshape && rshape) {
     PrimExprs out;
     switch (broadcast_shapes(ctx, *lshape, *rshape, out, 0, 1)) {
-      case BroadcastResult::kOk: return tensor_with_shape(std::move(out), out_dtype, vdevice);
-      case BroadcastResult::kError: return nullptr;
-      case BroadcastResult::kUnknown: break;
+      case BroadcastResult::kOk:
+        return tensor_with_shape(std::move(out), out_dtype, vdevice);
+      case BroadcastResult::kError:
+        return nullptr;
+      case BroadcastResult::kUnknown:
+        break;
     }
   } else if (lt && rt && lt->shape && lt->shape.same_as(rt->shape)) {
     return make<ir::TensorStructInfo>(lt->shape, out_dtype, lt->ndim, vdevice);
   }
-  int ndim = (lndim == ir::kUnknownNDim || rndim == ir::kUnknownNDim) ? ir::kUnknownNDim : std::max(lndim, rndim);
+  int ndim = (lndim == ir::kUnknownNDim || rndim == ir::kUnknownNDim) ? ir::kUnknownNDim
+                                                                      : std::max(lndim, rndim);
   return tensor_with_ndim(ndim, out_dtype, vdevice);
 }
 
-void add_binary(OpRegistry& r, const std::string& name, const std::string& doc, bool comparison, OpPattern pattern) {
+void add_binary(OpRegistry& r, const std::string& name, const std::string& doc, bool comparison,
+                OpPattern pattern) {
   OpInfo op;
   op.name = "relax." + name;
   op.signature = "R." + name + "(x1, x2)";
   op.doc = doc;
-  op.args = {{"x1", "the first operand (tensor or scalar)"}, {"x2", "the second operand (tensor or scalar)"}};
+  op.args = {{"x1", "the first operand (tensor or scalar)"},
+             {"x2", "the second operand (tensor or scalar)"}};
   op.infer = [comparison](InferContext& ctx) { return infer_binary(ctx, comparison); };
   op.pattern = pattern;
   r.add(std::move(op));

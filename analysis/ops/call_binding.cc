@@ -69,7 +69,8 @@ std::optional<ObjectRef> convert_attr(const AttrSpec& spec, const ObjectRef& raw
     return out;
   };
   switch (spec.kind) {
-    case AttrKind::kAny: return raw;
+    case AttrKind::kAny:
+      return raw;
     case AttrKind::kInt:
       if (value.is<ir::IntValue>()) return value;
       if (auto i = int_of(value)) return keep_span(make<ir::IntValue>(*i));
@@ -77,12 +78,15 @@ std::optional<ObjectRef> convert_attr(const AttrSpec& spec, const ObjectRef& raw
     case AttrKind::kFloat:
       if (value.is<ir::FloatValue>()) return value;
       if (auto i = int_of(value)) return keep_span(make<ir::FloatValue>(static_cast<double>(*i)));
-      if (auto f = value.as_ptr<ir::tir::FloatImm>()) return keep_span(make<ir::FloatValue>(f->value));
+      if (auto f = value.as_ptr<ir::tir::FloatImm>())
+        return keep_span(make<ir::FloatValue>(f->value));
       return std::nullopt;
     case AttrKind::kBool:
       if (value.is<ir::BoolValue>()) return value;
-      if (auto i = value.as_ptr<ir::tir::IntImm>(); i && i->dtype.is_bool()) return keep_span(make<ir::BoolValue>(i->value != 0));
-      if (auto i = int_of(value); i && (*i == 0 || *i == 1)) return keep_span(make<ir::BoolValue>(*i == 1));
+      if (auto i = value.as_ptr<ir::tir::IntImm>(); i && i->dtype.is_bool())
+        return keep_span(make<ir::BoolValue>(i->value != 0));
+      if (auto i = int_of(value); i && (*i == 0 || *i == 1))
+        return keep_span(make<ir::BoolValue>(*i == 1));
       return std::nullopt;
     case AttrKind::kString:
       if (value.is<ir::StringValue>()) return value;
@@ -99,8 +103,10 @@ std::optional<ObjectRef> convert_attr(const AttrSpec& spec, const ObjectRef& raw
     case AttrKind::kFloatArray:
     case AttrKind::kStringArray: {
       std::vector<ObjectRef> items;
-      if (auto arr = value.as_ptr<ir::ArrayValue>()) items = arr->items;
-      else items = {value};  // a single value stands for a one-element list
+      if (auto arr = value.as_ptr<ir::ArrayValue>())
+        items = arr->items;
+      else
+        items = {value};  // a single value stands for a one-element list
       auto out = make<ir::ArrayValue>();
       for (const ObjectRef& item : items) {
         ObjectRef v = expr_to_value(item);
@@ -112,14 +118,20 @@ std::optional<ObjectRef> convert_attr(const AttrSpec& spec, const ObjectRef& raw
             break;
           }
           case AttrKind::kPrimExprArray:
-            if (auto i = v.as_ptr<ir::IntValue>()) out->items.push_back(ir::tir::int64(i->value));
-            else if (v.is<ir::tir::PrimExpr>()) out->items.push_back(v);
-            else return std::nullopt;
+            if (auto i = v.as_ptr<ir::IntValue>())
+              out->items.push_back(ir::tir::int64(i->value));
+            else if (v.is<ir::tir::PrimExpr>())
+              out->items.push_back(v);
+            else
+              return std::nullopt;
             break;
           case AttrKind::kFloatArray:
-            if (v.is<ir::FloatValue>() || v.is<ir::tir::FloatImm>()) out->items.push_back(v);
-            else if (auto i = int_of(v)) out->items.push_back(make<ir::FloatValue>(static_cast<double>(*i)));
-            else return std::nullopt;
+            if (v.is<ir::FloatValue>() || v.is<ir::tir::FloatImm>())
+              out->items.push_back(v);
+            else if (auto i = int_of(v))
+              out->items.push_back(make<ir::FloatValue>(static_cast<double>(*i)));
+            else
+              return std::nullopt;
             break;
           default:
             if (!v.is<ir::StringValue>()) return std::nullopt;
@@ -138,7 +150,8 @@ std::optional<ObjectRef> convert_attr(const AttrSpec& spec, const ObjectRef& raw
     }
     case AttrKind::kPrimExpr:
       if (auto i = value.as_ptr<ir::IntValue>()) return keep_span(ir::tir::int64(i->value));
-      if (auto f = value.as_ptr<ir::FloatValue>()) return keep_span(ir::tir::float_imm(ir::DataType::Float32(), f->value));
+      if (auto f = value.as_ptr<ir::FloatValue>())
+        return keep_span(ir::tir::float_imm(ir::DataType::Float32(), f->value));
       if (value.is<ir::tir::PrimExpr>()) return value;
       return std::nullopt;
     case AttrKind::kIndexMap:
@@ -152,18 +165,30 @@ namespace {
 
 const char* kind_text(AttrKind kind) {
   switch (kind) {
-    case AttrKind::kInt: return "an integer";
-    case AttrKind::kFloat: return "a number";
-    case AttrKind::kBool: return "True or False";
-    case AttrKind::kString: return "a string";
-    case AttrKind::kDType: return "a dtype string";
-    case AttrKind::kIntArray: return "a list of integers";
-    case AttrKind::kPrimExprArray: return "a list of integer expressions";
-    case AttrKind::kFloatArray: return "a list of numbers";
-    case AttrKind::kStringArray: return "a list of strings";
-    case AttrKind::kPrimExpr: return "an integer expression";
-    case AttrKind::kIndexMap: return "an index map (T.index_map(lambda ...))";
-    case AttrKind::kAny: return "a value";
+    case AttrKind::kInt:
+      return "an integer";
+    case AttrKind::kFloat:
+      return "a number";
+    case AttrKind::kBool:
+      return "True or False";
+    case AttrKind::kString:
+      return "a string";
+    case AttrKind::kDType:
+      return "a dtype string";
+    case AttrKind::kIntArray:
+      return "a list of integers";
+    case AttrKind::kPrimExprArray:
+      return "a list of integer expressions";
+    case AttrKind::kFloatArray:
+      return "a list of numbers";
+    case AttrKind::kStringArray:
+      return "a list of strings";
+    case AttrKind::kPrimExpr:
+      return "an integer expression";
+    case AttrKind::kIndexMap:
+      return "an index map (T.index_map(lambda ...))";
+    case AttrKind::kAny:
+      return "a value";
   }
   return "a value";
 }
@@ -173,7 +198,8 @@ Ref<ir::Expr> value_to_expr(const ObjectRef& v) {
   if (!v) return nullptr;
   if (auto e = v.as<ir::Expr>()) return e;
   if (auto i = v.as_ptr<ir::IntValue>()) return make<ir::PrimValue>(ir::tir::int64(i->value));
-  if (auto f = v.as_ptr<ir::FloatValue>()) return make<ir::PrimValue>(ir::tir::float_imm(ir::DataType::Float(64), f->value));
+  if (auto f = v.as_ptr<ir::FloatValue>())
+    return make<ir::PrimValue>(ir::tir::float_imm(ir::DataType::Float(64), f->value));
   if (auto b = v.as_ptr<ir::BoolValue>()) return make<ir::PrimValue>(ir::tir::bool_imm(b->value));
   if (auto s = v.as_ptr<ir::StringValue>()) return make<ir::StringImm>(s->value);
   if (auto p = v.as<ir::tir::PrimExpr>()) return make<ir::PrimValue>(p);
@@ -211,9 +237,12 @@ Ref<ir::Call> bind_op_call(const OpInfo& op, const Ref<ir::Call>& call, ir::Diag
     }
   }
   if (positional_attrs.size() > op.attrs.size()) {
-    diags.error("E0302", call->args[n_specs + op.attrs.size()]->span.is_known() ? call->args[n_specs + op.attrs.size()]->span : call->span,
-                name + " takes at most " + std::to_string(n_specs + op.attrs.size()) + " positional arguments, got " +
-                    std::to_string(call->args.size()));
+    diags.error("E0302",
+                call->args[n_specs + op.attrs.size()]->span.is_known()
+                    ? call->args[n_specs + op.attrs.size()]->span
+                    : call->span,
+                name + " takes at most " + std::to_string(n_specs + op.attrs.size()) +
+                    " positional arguments, got " + std::to_string(call->args.size()));
     return nullptr;
   }
   // Keywords that name arguments move into position.
@@ -228,14 +257,16 @@ Ref<ir::Call> bind_op_call(const OpInfo& op, const Ref<ir::Call>& call, ir::Diag
       continue;
     }
     if (given[index]) {
-      diags.error("E0303", entry.second && entry.second->span.is_known() ? entry.second->span : call->span,
+      diags.error("E0303",
+                  entry.second && entry.second->span.is_known() ? entry.second->span : call->span,
                   name + " got multiple values for argument `" + entry.first + "`");
       ok = false;
       continue;
     }
     Ref<ir::Expr> e = value_to_expr(entry.second);
     if (!e) {
-      diags.error("E0305", entry.second && entry.second->span.is_known() ? entry.second->span : call->span,
+      diags.error("E0305",
+                  entry.second && entry.second->span.is_known() ? entry.second->span : call->span,
                   name + ": argument `" + entry.first + "` must be a Relax value");
       ok = false;
       continue;
@@ -285,11 +316,13 @@ Ref<ir::Call> bind_op_call(const OpInfo& op, const Ref<ir::Call>& call, ir::Diag
     for (size_t i = 0; i < op.attrs.size(); ++i) {
       if (op.attrs[i].name == entry->first) index = i;
     }
-    ir::Span at = entry->second && entry->second->span.is_known() ? entry->second->span : call->span;
+    ir::Span at =
+        entry->second && entry->second->span.is_known() ? entry->second->span : call->span;
     if (index == op.attrs.size()) {
       std::string known;
       for (const auto& a : op.attrs) known += (known.empty() ? "" : ", ") + a.name;
-      auto& d = diags.error("E0303", at, name + " got an unexpected keyword argument `" + entry->first + "`");
+      auto& d = diags.error("E0303", at,
+                            name + " got an unexpected keyword argument `" + entry->first + "`");
       if (!known.empty()) d.note(name + " takes: " + known);
       ok = false;
       continue;
@@ -316,7 +349,9 @@ Ref<ir::Call> bind_op_call(const OpInfo& op, const Ref<ir::Call>& call, ir::Diag
     auto converted = convert_attr(spec, value);
     if (!converted) {
       ir::Span at = value && value->span.is_known() ? value->span : call->span;
-      diags.error("E0305", at, name + ": `" + spec.name + "` must be " + kind_text(spec.kind) + (spec.optional ? " or None" : ""));
+      diags.error("E0305", at,
+                  name + ": `" + spec.name + "` must be " + kind_text(spec.kind) +
+                      (spec.optional ? " or None" : ""));
       ok = false;
       continue;
     }

@@ -14,7 +14,8 @@ namespace relax::analysis {
 // Returns the canonical call, or null after reporting: too many arguments (E0302), an unknown
 // keyword (E0303), a missing argument or attribute (E0304), an attribute value of the wrong
 // kind (E0305). A call that is already canonical is returned as is (same node).
-ir::Ref<ir::Call> bind_op_call(const OpInfo& op, const ir::Ref<ir::Call>& call, ir::DiagnosticBag& diags);
+ir::Ref<ir::Call> bind_op_call(const OpInfo& op, const ir::Ref<ir::Call>& call,
+                               ir::DiagnosticBag& diags);
 
 // Converts a value to an attribute kind (null ref for None); nullopt when it does not fit.
 // Accepts boxed values, TIR immediates and the Relax forms a positional attribute takes

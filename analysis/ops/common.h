@@ -19,25 +19,27 @@ const PrimExprs* known_shape(const ir::TensorStructInfo& t);
 // Result dtype of a binary arithmetic op (§3.0): unknown (Void) if either side is unknown;
 // both known and different with neither bool: reports E0307 and returns nullopt; one bool:
 // the lhs dtype (TVM's quirk).
-std::optional<ir::DataType> binary_arith_dtype(InferContext& ctx, ir::DataType lhs, ir::DataType rhs, size_t lhs_arg,
-                                               size_t rhs_arg);
+std::optional<ir::DataType> binary_arith_dtype(InferContext& ctx, ir::DataType lhs,
+                                               ir::DataType rhs, size_t lhs_arg, size_t rhs_arg);
 
 enum class BroadcastResult { kOk, kUnknown, kError };
 // Broadcasts two shapes right-aligned (§3.0): literal 1 takes the other side, provably equal
 // dims keep the lhs, two different literals are an error (reported at `rhs_arg`, naming both),
 // anything else makes the result unknown. On kOk `out` holds the shape.
-BroadcastResult broadcast_shapes(InferContext& ctx, const PrimExprs& lhs, const PrimExprs& rhs, PrimExprs& out,
-                                 size_t lhs_arg, size_t rhs_arg);
+BroadcastResult broadcast_shapes(InferContext& ctx, const PrimExprs& lhs, const PrimExprs& rhs,
+                                 PrimExprs& out, size_t lhs_arg, size_t rhs_arg);
 
 // `axis` in [-ndim, ndim) made non-negative; reports E0309 (at attribute `attr`) otherwise.
 std::optional<int> normalize_axis(InferContext& ctx, int64_t axis, int ndim, std::string_view attr);
 // Several axes, also rejecting repeats (E0310).
-std::optional<std::vector<int>> normalize_axes(InferContext& ctx, const std::vector<int64_t>& axes, int ndim,
-                                               std::string_view attr);
+std::optional<std::vector<int>> normalize_axes(InferContext& ctx, const std::vector<int64_t>& axes,
+                                               int ndim, std::string_view attr);
 
 // Result struct info constructors.
-ir::Ref<ir::TensorStructInfo> tensor_with_shape(PrimExprs shape, ir::DataType dtype, ir::Ref<ir::VDevice> vdevice);
-ir::Ref<ir::TensorStructInfo> tensor_with_ndim(int ndim, ir::DataType dtype, ir::Ref<ir::VDevice> vdevice);
+ir::Ref<ir::TensorStructInfo> tensor_with_shape(PrimExprs shape, ir::DataType dtype,
+                                                ir::Ref<ir::VDevice> vdevice);
+ir::Ref<ir::TensorStructInfo> tensor_with_ndim(int ndim, ir::DataType dtype,
+                                               ir::Ref<ir::VDevice> vdevice);
 // The input's struct info with another dtype (same shape object, ndim, vdevice).
 ir::Ref<ir::TensorStructInfo> with_dtype(const ir::TensorStructInfo& t, ir::DataType dtype);
 

@@ -9,9 +9,14 @@ namespace relax::analysis {
 using ir::ObjectKind;
 using ir::Ref;
 
-InferContext::InferContext(const OpInfo& op, Ref<ir::Call> call, std::vector<Ref<ir::StructInfo>> arg_sinfo,
-                           arith::Analyzer& analyzer, ir::DiagnosticBag& diags)
-    : op_(op), call_(std::move(call)), arg_sinfo_(std::move(arg_sinfo)), analyzer_(analyzer), diags_(diags) {
+InferContext::InferContext(const OpInfo& op, Ref<ir::Call> call,
+                           std::vector<Ref<ir::StructInfo>> arg_sinfo, arith::Analyzer& analyzer,
+                           ir::DiagnosticBag& diags)
+    : op_(op),
+      call_(std::move(call)),
+      arg_sinfo_(std::move(arg_sinfo)),
+      analyzer_(analyzer),
+      diags_(diags) {
   for (auto& s : arg_sinfo_) {
     if (!s) s = ir::make<ir::ObjectStructInfo>();
   }
@@ -76,7 +81,9 @@ Ref<ir::VDevice> InferContext::common_vdevice(const std::vector<size_t>& args) {
   return found;
 }
 
-ir::ObjectRef InferContext::attr(std::string_view name) const { return call_->attrs.find(name); }
+ir::ObjectRef InferContext::attr(std::string_view name) const {
+  return call_->attrs.find(name);
+}
 
 std::optional<int64_t> InferContext::attr_int(std::string_view name) const {
   ir::ObjectRef v = attr(name);
@@ -120,22 +127,29 @@ std::optional<std::vector<int64_t>> InferContext::attr_int_array(std::string_vie
   if (!arr) return std::nullopt;
   std::vector<int64_t> out;
   for (const auto& item : arr->items) {
-    if (auto i = item.as_ptr<ir::IntValue>()) out.push_back(i->value);
-    else if (auto i = item.as_ptr<ir::tir::IntImm>()) out.push_back(i->value);
-    else return std::nullopt;
+    if (auto i = item.as_ptr<ir::IntValue>())
+      out.push_back(i->value);
+    else if (auto i = item.as_ptr<ir::tir::IntImm>())
+      out.push_back(i->value);
+    else
+      return std::nullopt;
   }
   return out;
 }
 
-std::optional<std::vector<Ref<ir::tir::PrimExpr>>> InferContext::attr_prim_array(std::string_view name) const {
+std::optional<std::vector<Ref<ir::tir::PrimExpr>>> InferContext::attr_prim_array(
+    std::string_view name) const {
   ir::ObjectRef v = attr(name);
   auto arr = v.as_ptr<ir::ArrayValue>();
   if (!arr) return std::nullopt;
   std::vector<Ref<ir::tir::PrimExpr>> out;
   for (const auto& item : arr->items) {
-    if (auto p = item.as<ir::tir::PrimExpr>()) out.push_back(p);
-    else if (auto i = item.as_ptr<ir::IntValue>()) out.push_back(ir::tir::int64(i->value));
-    else return std::nullopt;
+    if (auto p = item.as<ir::tir::PrimExpr>())
+      out.push_back(p);
+    else if (auto i = item.as_ptr<ir::IntValue>())
+      out.push_back(ir::tir::int64(i->value));
+    else
+      return std::nullopt;
   }
   return out;
 }
@@ -158,7 +172,8 @@ ir::Diagnostic& InferContext::error_at_arg(size_t i, std::string code, std::stri
   return d;
 }
 
-ir::Diagnostic& InferContext::error_at_attr(std::string_view name, std::string code, std::string message) {
+ir::Diagnostic& InferContext::error_at_attr(std::string_view name, std::string code,
+                                            std::string message) {
   failed_ = true;
   ir::ObjectRef v = attr(name);
   ir::Span span = v && v->span.is_known() ? v->span : call_->span;

@@ -18,8 +18,9 @@ namespace relax::analysis {
 
 class InferContext {
  public:
-  InferContext(const OpInfo& op, ir::Ref<ir::Call> call, std::vector<ir::Ref<ir::StructInfo>> arg_sinfo,
-               arith::Analyzer& analyzer, ir::DiagnosticBag& diags);
+  InferContext(const OpInfo& op, ir::Ref<ir::Call> call,
+               std::vector<ir::Ref<ir::StructInfo>> arg_sinfo, arith::Analyzer& analyzer,
+               ir::DiagnosticBag& diags);
 
   const OpInfo& op() const { return op_; }
   const ir::Ref<ir::Call>& call() const { return call_; }
@@ -46,7 +47,8 @@ class InferContext {
   // A dtype attribute; nullopt for None, "void" or "" (no override).
   std::optional<ir::DataType> attr_dtype(std::string_view name) const;
   std::optional<std::vector<int64_t>> attr_int_array(std::string_view name) const;
-  std::optional<std::vector<ir::Ref<ir::tir::PrimExpr>>> attr_prim_array(std::string_view name) const;
+  std::optional<std::vector<ir::Ref<ir::tir::PrimExpr>>> attr_prim_array(
+      std::string_view name) const;
   ir::ObjectRef attr(std::string_view name) const;
 
   // Errors at the call, at argument i, or at attribute `name` (falling back to the call's span
@@ -61,7 +63,9 @@ class InferContext {
   // "where `x`'s shape comes from": the span of the binding or parameter that defined argument
   // i's variable, when known. Inference errors about shapes add it as a secondary label.
   std::optional<ir::Span> origin_of_arg(size_t i) const;
-  void set_arg_origins(std::vector<std::optional<ir::Span>> origins) { origins_ = std::move(origins); }
+  void set_arg_origins(std::vector<std::optional<ir::Span>> origins) {
+    origins_ = std::move(origins);
+  }
   std::string op_name() const;  // "R.add"
   bool failed() const { return failed_; }
 
@@ -69,7 +73,9 @@ class InferContext {
   // (following aliases), else `expr` itself. Inference depends on struct info alone except in
   // the few places TVM looks through bindings (R.memory.view's dtype, call_tir's argument tuple).
   ir::Ref<ir::Expr> lookup_binding(const ir::Ref<ir::Expr>& expr) const;
-  void set_binding_lookup(std::function<ir::Ref<ir::Expr>(const ir::Var&)> lookup) { lookup_ = std::move(lookup); }
+  void set_binding_lookup(std::function<ir::Ref<ir::Expr>(const ir::Var&)> lookup) {
+    lookup_ = std::move(lookup);
+  }
 
  private:
   const OpInfo& op_;

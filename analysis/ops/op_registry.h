@@ -33,25 +33,25 @@ enum class OpPattern : int {
 // printed). Values are boxed ir values (IntValue, FloatValue, BoolValue, StringValue,
 // ArrayValue of those, PrimExprs, IndexMap, ...); None is a null ref.
 enum class AttrKind {
-  kInt,              // IntValue
-  kFloat,            // FloatValue (an int literal converts)
-  kBool,             // BoolValue
-  kString,           // StringValue
-  kDType,            // StringValue holding a dtype name ("void" = none/unknown)
-  kIntArray,         // ArrayValue of IntValue (a single int converts to a one-element array)
-  kPrimExprArray,    // ArrayValue of PrimExpr (ints convert to int64 IntImm)
-  kFloatArray,       // ArrayValue of FloatValue / FloatImm
-  kStringArray,      // ArrayValue of StringValue
-  kPrimExpr,         // a PrimExpr
-  kIndexMap,         // a tir::IndexMap
-  kAny,              // kept as written
+  kInt,            // IntValue
+  kFloat,          // FloatValue (an int literal converts)
+  kBool,           // BoolValue
+  kString,         // StringValue
+  kDType,          // StringValue holding a dtype name ("void" = none/unknown)
+  kIntArray,       // ArrayValue of IntValue (a single int converts to a one-element array)
+  kPrimExprArray,  // ArrayValue of PrimExpr (ints convert to int64 IntImm)
+  kFloatArray,     // ArrayValue of FloatValue / FloatImm
+  kStringArray,    // ArrayValue of StringValue
+  kPrimExpr,       // a PrimExpr
+  kIndexMap,       // a tir::IndexMap
+  kAny,            // kept as written
 };
 
 struct AttrSpec {
   std::string name;
   AttrKind kind;
-  bool optional = false;   // None is accepted
-  bool required = false;   // no default: must be given
+  bool optional = false;        // None is accepted
+  bool required = false;        // no default: must be given
   ir::ObjectRef default_value;  // used when not given (null = None)
   std::string doc;
 };
@@ -60,8 +60,8 @@ struct AttrSpec {
 struct ArgSpec {
   std::string name;
   std::string doc;
-  bool optional = false;          // may be left out (then `default_value` or nothing)
-  bool variadic = false;          // takes all remaining positional arguments
+  bool optional = false;  // may be left out (then `default_value` or nothing)
+  bool variadic = false;  // takes all remaining positional arguments
   ir::Ref<ir::Expr> default_value;
 };
 

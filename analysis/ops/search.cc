@@ -221,8 +221,9 @@ Ref<ir::StructInfo> infer_unique(InferContext& ctx) {
     return tensor_with_ndim(1, dtype, t->vdevice);
   };
   Ref<ir::StructInfo> values =
-      has_axis && t->ndim != 0 ? Ref<ir::StructInfo>(tensor_with_ndim(t->ndim, t->dtype, t->vdevice))
-                               : one_dim(t->dtype);
+      has_axis && t->ndim != 0
+          ? Ref<ir::StructInfo>(tensor_with_ndim(t->ndim, t->dtype, t->vdevice))
+          : one_dim(t->dtype);
   if (extra == 0) return values;
   std::vector<Ref<ir::StructInfo>> fields{values};
   for (int64_t i = 0; i < extra; ++i) fields.push_back(one_dim(DataType::Int64()));

@@ -12,9 +12,15 @@ std::string_view canonical_namespace(std::string_view root) {
 
 std::string canonical_path(const std::string& path) {
   static const std::pair<const char*, const char*> kPrefixes[] = {
-      {"tvm.script.parser.tir.", "T."}, {"tvm.script.parser.relax.", "R."}, {"tvm.script.parser.ir.", "I."},
-      {"tvm.script.tir.", "T."},        {"tvm.script.tirx.", "T."},         {"tvm.script.relax.", "R."},
-      {"tvm.script.ir.", "I."},         {"tvm.tir.", "T."},                 {"tvm.relax.", "R."},
+      {"tvm.script.parser.tir.", "T."},
+      {"tvm.script.parser.relax.", "R."},
+      {"tvm.script.parser.ir.", "I."},
+      {"tvm.script.tir.", "T."},
+      {"tvm.script.tirx.", "T."},
+      {"tvm.script.relax.", "R."},
+      {"tvm.script.ir.", "I."},
+      {"tvm.tir.", "T."},
+      {"tvm.relax.", "R."},
       {"tvm.ir.", "I."},
   };
   for (const auto& [from, to] : kPrefixes) {
@@ -55,15 +61,21 @@ ir::Diagnostic& Frontend::warning(std::string code, ir::Span span, std::string m
   return diags_.warning(std::move(code), span, std::move(message));
 }
 
-void Frontend::push_scope() { scopes_.emplace_back(); }
+void Frontend::push_scope() {
+  scopes_.emplace_back();
+}
 
 void Frontend::pop_scope() {
   if (scopes_.size() > 1) scopes_.pop_back();
 }
 
-void Frontend::define(const std::string& name, Value value) { scopes_.back().names[name] = std::move(value); }
+void Frontend::define(const std::string& name, Value value) {
+  scopes_.back().names[name] = std::move(value);
+}
 
-void Frontend::define_global(const std::string& name, Value value) { scopes_.front().names[name] = std::move(value); }
+void Frontend::define_global(const std::string& name, Value value) {
+  scopes_.front().names[name] = std::move(value);
+}
 
 const Value* Frontend::lookup(std::string_view name) const {
   std::string key(name);
@@ -74,7 +86,9 @@ const Value* Frontend::lookup(std::string_view name) const {
   return nullptr;
 }
 
-void Frontend::register_builtin(std::string name, Builtin fn) { builtins_[std::move(name)] = std::move(fn); }
+void Frontend::register_builtin(std::string name, Builtin fn) {
+  builtins_[std::move(name)] = std::move(fn);
+}
 
 const Builtin* Frontend::find_builtin(std::string_view name) const {
   auto it = builtins_.find(std::string(name));
@@ -83,7 +97,8 @@ const Builtin* Frontend::find_builtin(std::string_view name) const {
 
 // --- ArgBinder -------------------------------------------------------------------------------
 
-ArgBinder::ArgBinder(Frontend& fe, const CallArgs& call, std::initializer_list<std::string_view> params)
+ArgBinder::ArgBinder(Frontend& fe, const CallArgs& call,
+                     std::initializer_list<std::string_view> params)
     : call_(call) {
   bool keyword_only = false;
   bool accepts_any_keyword = false;
@@ -110,8 +125,10 @@ ArgBinder::ArgBinder(Frontend& fe, const CallArgs& call, std::initializer_list<s
     while (next < names_.size() && !positional[next]) ++next;
     if (next >= names_.size()) {
       Node at = i < call.arg_nodes.size() ? call.arg_nodes[i] : call.node;
-      fe.error("E0213", at, "`" + call.name + "` takes at most " + std::to_string(std::count(positional.begin(), positional.end(), true)) +
-                                " positional arguments");
+      fe.error("E0213", at,
+               "`" + call.name + "` takes at most " +
+                   std::to_string(std::count(positional.begin(), positional.end(), true)) +
+                   " positional arguments");
       ok_ = false;
       break;
     }
@@ -145,7 +162,8 @@ ArgBinder::ArgBinder(Frontend& fe, const CallArgs& call, std::initializer_list<s
   }
   for (size_t p = 0; p < names_.size(); ++p) {
     if (required[p] && !bound_[p]) {
-      fe.error("E0215", call.node, "`" + call.name + "` is missing the argument `" + std::string(names_[p]) + "`");
+      fe.error("E0215", call.node,
+               "`" + call.name + "` is missing the argument `" + std::string(names_[p]) + "`");
       ok_ = false;
     }
   }

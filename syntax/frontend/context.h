@@ -138,7 +138,8 @@ class Frontend {
   // --- Conversions shared by both dialects (convert.cc) ----------------------------------------
   // A PrimExpr from a PrimExpr value or a Python number (ints become `int_dtype` immediates,
   // floats float32, bools bool). Reports an error and returns null otherwise.
-  ir::Ref<ir::PrimExpr> to_prim_expr(const Value& v, ir::DataType int_dtype = ir::DataType::Int32());
+  ir::Ref<ir::PrimExpr> to_prim_expr(const Value& v,
+                                     ir::DataType int_dtype = ir::DataType::Int32());
   // A dtype from a string ("float32") or a dtype-like value (T.float32 namespace). Reports.
   std::optional<ir::DataType> to_dtype(const Value& v);
   std::optional<int64_t> to_int(const Value& v);

@@ -11,21 +11,36 @@ using ir::tir::PrimExpr;
 
 std::string Value::describe() const {
   switch (kind_) {
-    case Kind::kError: return "an invalid value";
-    case Kind::kNone: return "None";
-    case Kind::kBool: return "a bool";
-    case Kind::kInt: return "an int";
-    case Kind::kFloat: return "a float";
-    case Kind::kString: return "a string";
-    case Kind::kTuple: return "a tuple";
-    case Kind::kList: return "a list";
-    case Kind::kDict: return "a dict";
-    case Kind::kSlice: return "a slice";
-    case Kind::kNamespace: return "`" + str_ + "`";
-    case Kind::kModuleRef: return "the module";
-    case Kind::kTypeVar: return "the TypeVar `" + str_ + "`";
-    case Kind::kLambda: return "a lambda";
-    case Kind::kObject: break;
+    case Kind::kError:
+      return "an invalid value";
+    case Kind::kNone:
+      return "None";
+    case Kind::kBool:
+      return "a bool";
+    case Kind::kInt:
+      return "an int";
+    case Kind::kFloat:
+      return "a float";
+    case Kind::kString:
+      return "a string";
+    case Kind::kTuple:
+      return "a tuple";
+    case Kind::kList:
+      return "a list";
+    case Kind::kDict:
+      return "a dict";
+    case Kind::kSlice:
+      return "a slice";
+    case Kind::kNamespace:
+      return "`" + str_ + "`";
+    case Kind::kModuleRef:
+      return "the module";
+    case Kind::kTypeVar:
+      return "the TypeVar `" + str_ + "`";
+    case Kind::kLambda:
+      return "a lambda";
+    case Kind::kObject:
+      break;
   }
   if (obj_.is<ir::tir::Buffer>()) return "a buffer";
   if (obj_.is<ir::tir::BufferRegion>()) return "a buffer region";
@@ -33,26 +48,31 @@ std::string Value::describe() const {
   if (obj_.is<ir::StructInfo>()) return "a struct info annotation";
   if (obj_.is<ir::GlobalVar>()) return "the function `" + obj_.as<ir::GlobalVar>()->name + "`";
   if (obj_.is<ir::Var>()) return "the variable `" + obj_.as<ir::Var>()->name + "`";
-  if (obj_.is<ir::Expr>()) return std::string("a Relax expression (") + ir::kind_name(obj_->kind()) + ")";
+  if (obj_.is<ir::Expr>())
+    return std::string("a Relax expression (") + ir::kind_name(obj_->kind()) + ")";
   return std::string("a ") + ir::kind_name(obj_->kind());
 }
 
 Ref<PrimExpr> Frontend::to_prim_expr(const Value& v, DataType int_dtype) {
   switch (v.kind()) {
-    case Value::Kind::kError: return nullptr;
+    case Value::Kind::kError:
+      return nullptr;
     case Value::Kind::kInt: {
       int64_t i = v.as_int();
       DataType t = int_dtype;
       if (t.bits() == 32 && (i > INT32_MAX || i < INT32_MIN)) t = DataType::Int64();
       return ir::tir::int_imm(t, i, v.span());
     }
-    case Value::Kind::kFloat: return ir::tir::float_imm(DataType::Float32(), v.as_float(), v.span());
-    case Value::Kind::kBool: return ir::tir::int_imm(DataType::Bool(), v.as_bool() ? 1 : 0, v.span());
+    case Value::Kind::kFloat:
+      return ir::tir::float_imm(DataType::Float32(), v.as_float(), v.span());
+    case Value::Kind::kBool:
+      return ir::tir::int_imm(DataType::Bool(), v.as_bool() ? 1 : 0, v.span());
     case Value::Kind::kObject:
       if (auto p = v.as<PrimExpr>()) return p;
       if (auto pv = v.as<ir::PrimValue>()) return pv->value;
       break;
-    default: break;
+    default:
+      break;
   }
   error("E0216", v.span(), "expected a PrimExpr, got " + v.describe());
   return nullptr;
@@ -114,11 +134,16 @@ ir::ObjectRef with_span(ir::ObjectRef obj, ir::Span span) {
 
 std::optional<ir::ObjectRef> Frontend::to_attr_value(const Value& v) {
   switch (v.kind()) {
-    case Value::Kind::kNone: return ir::ObjectRef();
-    case Value::Kind::kBool: return with_span(make<ir::BoolValue>(v.as_bool()), v.span());
-    case Value::Kind::kInt: return with_span(make<ir::IntValue>(v.as_int()), v.span());
-    case Value::Kind::kFloat: return with_span(make<ir::FloatValue>(v.as_float()), v.span());
-    case Value::Kind::kString: return with_span(make<ir::StringValue>(v.as_string()), v.span());
+    case Value::Kind::kNone:
+      return ir::ObjectRef();
+    case Value::Kind::kBool:
+      return with_span(make<ir::BoolValue>(v.as_bool()), v.span());
+    case Value::Kind::kInt:
+      return with_span(make<ir::IntValue>(v.as_int()), v.span());
+    case Value::Kind::kFloat:
+      return with_span(make<ir::FloatValue>(v.as_float()), v.span());
+    case Value::Kind::kString:
+      return with_span(make<ir::StringValue>(v.as_string()), v.span());
     case Value::Kind::kTuple:
     case Value::Kind::kList: {
       auto arr = make<ir::ArrayValue>();
@@ -141,9 +166,12 @@ std::optional<ir::ObjectRef> Frontend::to_attr_value(const Value& v) {
       map->span = v.span();
       return ir::ObjectRef(map);
     }
-    case Value::Kind::kObject: return v.object();
-    case Value::Kind::kError: return std::nullopt;
-    default: break;
+    case Value::Kind::kObject:
+      return v.object();
+    case Value::Kind::kError:
+      return std::nullopt;
+    default:
+      break;
   }
   error("E0221", v.span(), v.describe() + " cannot be used as an attribute value");
   return std::nullopt;
@@ -152,7 +180,8 @@ std::optional<ir::ObjectRef> Frontend::to_attr_value(const Value& v) {
 std::optional<std::vector<Value>> Frontend::to_sequence(const Value& v, std::string_view what) {
   if (v.is_error()) return std::nullopt;
   if (v.is_sequence()) return v.items();
-  error("E0222", v.span(), "expected a tuple or list for " + std::string(what) + ", got " + v.describe());
+  error("E0222", v.span(),
+        "expected a tuple or list for " + std::string(what) + ", got " + v.describe());
   return std::nullopt;
 }
 

@@ -32,14 +32,21 @@ std::string type_prefix(const Value& v) {
 
 bool python_truthy(const Value& v) {
   switch (v.kind()) {
-    case Value::Kind::kBool: return v.as_bool();
-    case Value::Kind::kInt: return v.as_int() != 0;
-    case Value::Kind::kFloat: return v.as_float() != 0.0;
-    case Value::Kind::kString: return !v.as_string().empty();
-    case Value::Kind::kNone: return false;
+    case Value::Kind::kBool:
+      return v.as_bool();
+    case Value::Kind::kInt:
+      return v.as_int() != 0;
+    case Value::Kind::kFloat:
+      return v.as_float() != 0.0;
+    case Value::Kind::kString:
+      return !v.as_string().empty();
+    case Value::Kind::kNone:
+      return false;
     case Value::Kind::kTuple:
-    case Value::Kind::kList: return !v.items().empty();
-    default: return true;
+    case Value::Kind::kList:
+      return !v.items().empty();
+    default:
+      return true;
   }
 }
 
@@ -99,7 +106,9 @@ Value Frontend::eval_node(Node expr) {
     case NodeKind::kInteger: {
       auto v = decode_integer(expr.text());
       if (!v) {
-        error("E0110", expr, "integer literal `" + std::string(expr.text()) + "` is malformed or out of the int64 range");
+        error("E0110", expr,
+              "integer literal `" + std::string(expr.text()) +
+                  "` is malformed or out of the int64 range");
         return Value::error(span);
       }
       return Value::integer(*v, span);
@@ -134,9 +143,12 @@ Value Frontend::eval_node(Node expr) {
       }
       return Value::string(std::move(all), span);
     }
-    case NodeKind::kTrue: return Value::boolean(true, span);
-    case NodeKind::kFalse: return Value::boolean(false, span);
-    case NodeKind::kNone: return Value::none(span);
+    case NodeKind::kTrue:
+      return Value::boolean(true, span);
+    case NodeKind::kFalse:
+      return Value::boolean(false, span);
+    case NodeKind::kNone:
+      return Value::none(span);
     case NodeKind::kParenthesizedExpression: {
       for (Node child : expr.named_children()) {
         if (child.kind() != NodeKind::kComment) return eval(child).with_span(span);
@@ -196,12 +208,14 @@ Value Frontend::eval_node(Node expr) {
       Node attr_node = expr.field(Field::kAttribute);
       if (object.is_error() || attr_node.is_null()) return Value::error(span);
       std::string attr(attr_node.text());
-      if (object.is_namespace()) return Value::ns(canonical_path(object.as_string() + "." + attr), span);
+      if (object.is_namespace())
+        return Value::ns(canonical_path(object.as_string() + "." + attr), span);
       if (object.is_module_ref()) {
         if (module) {
           if (auto gv = module->global_var(attr)) return Value::object(gv, span);
         }
-        error("E0202", attr_node, "cannot find the function `" + attr + "` in the current IRModule");
+        error("E0202", attr_node,
+              "cannot find the function `" + attr + "` in the current IRModule");
         return Value::error(span);
       }
       // A data attribute or method of an object: a builtin "Prefix.attr" decides.
@@ -236,7 +250,8 @@ Value Frontend::eval_node(Node expr) {
       for (Node index : expr.fields(Field::kSubscript)) {
         Value v;
         if (index.kind() == NodeKind::kSlice) {
-          Node start = index.field(Field::kStart), stop = index.field(Field::kStop), step = index.field(Field::kStep);
+          Node start = index.field(Field::kStart), stop = index.field(Field::kStop),
+               step = index.field(Field::kStep);
           v = Value::slice(start ? eval(start) : Value::none(), stop ? eval(stop) : Value::none(),
                            step ? eval(step) : Value::none(), index.span());
           for (const Value& part : v.items()) failed |= part.is_error();
@@ -259,7 +274,9 @@ Value Frontend::eval_node(Node expr) {
         int64_t n = static_cast<int64_t>(object.items().size());
         if (i < 0) i += n;
         if (i < 0 || i >= n) {
-          error("E0205", call.arg_nodes[0], "index " + std::to_string(call.args[0].as_int()) + " is out of range for a sequence of length " + std::to_string(n));
+          error("E0205", call.arg_nodes[0],
+                "index " + std::to_string(call.args[0].as_int()) +
+                    " is out of range for a sequence of length " + std::to_string(n));
           return Value::error(span);
         }
         return object.items()[static_cast<size_t>(i)].with_span(span);
@@ -284,7 +301,8 @@ Value Frontend::eval_node(Node expr) {
       bool failed = false;
       for (Node arg : expr.field(Field::kArguments).named_children()) {
         switch (arg.kind()) {
-          case NodeKind::kComment: break;
+          case NodeKind::kComment:
+            break;
           case NodeKind::kKeywordArgument: {
             Value v = eval(arg.field(Field::kValue));
             failed |= v.is_error();
@@ -357,7 +375,8 @@ Value Frontend::eval_node(Node expr) {
       }
       return call_builtin(call);
     }
-    case NodeKind::kBinaryOperator: return eval_binary_chain(expr);
+    case NodeKind::kBinaryOperator:
+      return eval_binary_chain(expr);
     case NodeKind::kUnaryOperator: {
       Value arg = eval(expr.field(Field::kArgument));
       if (arg.is_error()) return arg;
@@ -385,9 +404,12 @@ Value Frontend::eval_node(Node expr) {
         } else {
           std::string t(child.text());
           if (t == "not" || t == "is") {
-            if (!ops.empty() && (ops.back() == "is") && t == "not") ops.back() = "is not";
-            else ops.push_back(t);
-          } else if (t == "in" && !ops.empty() && ops.back() == "not" && ops.size() == operands.size()) {
+            if (!ops.empty() && (ops.back() == "is") && t == "not")
+              ops.back() = "is not";
+            else
+              ops.push_back(t);
+          } else if (t == "in" && !ops.empty() && ops.back() == "not" &&
+                     ops.size() == operands.size()) {
             ops.back() = "not in";
           } else {
             ops.push_back(t);
@@ -437,7 +459,8 @@ Value Frontend::eval_node(Node expr) {
       error("E0203", expr, "`...` is not supported here");
       return Value::error(span);
     default:
-      error("E0203", expr, std::string("`") + expr.type() + "` expressions are not supported in TVMScript");
+      error("E0203", expr,
+            std::string("`") + expr.type() + "` expressions are not supported in TVMScript");
       return Value::error(span);
   }
 }
@@ -446,15 +469,17 @@ Value Frontend::call_builtin(CallArgs& call) {
   const Builtin* fn = find_builtin(call.name);
   if (!fn) {
     // Any dtype works as a constructor: T.float32x4(...), T.uint1(...).
-    if (auto dtype = dtype_of_constructor(call.name)) return call_dtype_constructor(*this, call, *dtype);
+    if (auto dtype = dtype_of_constructor(call.name))
+      return call_dtype_constructor(*this, call, *dtype);
     // Unknown names under R. are ops the registry checks later; other dialects have none.
     if (call.name.starts_with("R.") && !call.is_subscript) {
       if (const Builtin* op_call = find_builtin("R.__op__")) return (*op_call)(*this, call);
     }
     std::string shown = call.name;
-    error("E0208", call.node.field(call.is_subscript ? Field::kValue : Field::kFunction).is_null()
-                       ? call.node.span()
-                       : call.node.field(call.is_subscript ? Field::kValue : Field::kFunction).span(),
+    error("E0208",
+          call.node.field(call.is_subscript ? Field::kValue : Field::kFunction).is_null()
+              ? call.node.span()
+              : call.node.field(call.is_subscript ? Field::kValue : Field::kFunction).span(),
           "unknown builtin `" + shown + "`");
     return Value::error(call.span());
   }
@@ -480,11 +505,16 @@ Value Frontend::unary_op(const std::string& op, const Value& arg, Node node) {
   } else if (op == "~") {
     if (arg.is_int()) return Value::integer(~arg.as_int(), span);
     if (auto p = arg.as<PrimExpr>()) {
-      return Value::object(ir::make<ir::tir::Call>(p->dtype, "tir.bitwise_not", std::vector<Ref<PrimExpr>>{p}), span);
+      return Value::object(
+          ir::make<ir::tir::Call>(p->dtype, "tir.bitwise_not", std::vector<Ref<PrimExpr>>{p}),
+          span);
     }
   }
   // Relax expressions and other dialect values: an operator builtin.
-  std::string name = "R.operator." + std::string(op == "-" ? "neg" : op == "~" ? "invert" : op == "not" ? "not" : "pos");
+  std::string name = "R.operator." + std::string(op == "-"     ? "neg"
+                                                 : op == "~"   ? "invert"
+                                                 : op == "not" ? "not"
+                                                               : "pos");
   if (arg.is<ir::Expr>() && find_builtin(name)) {
     CallArgs call;
     call.node = node;
@@ -521,7 +551,9 @@ Value Frontend::binary_op(const std::string& op, const Value& lhs, const Value& 
         error("E0210", node, "division by zero");
         return Value::error(span);
       }
-      if (ints) return Value::integer(op == "//" ? py_floordiv(li, ri) : li - py_floordiv(li, ri) * ri, span);
+      if (ints)
+        return Value::integer(op == "//" ? py_floordiv(li, ri) : li - py_floordiv(li, ri) * ri,
+                              span);
       double q = std::floor(lf / rf);
       return Value::floating(op == "//" ? q : lf - q * rf, span);
     }
@@ -557,7 +589,8 @@ Value Frontend::binary_op(const std::string& op, const Value& lhs, const Value& 
   if (lhs.is_sequence() && rhs.is_sequence() && op == "+") {
     std::vector<Value> items = lhs.items();
     items.insert(items.end(), rhs.items().begin(), rhs.items().end());
-    return lhs.is_list() ? Value::list(std::move(items), span) : Value::tuple(std::move(items), span);
+    return lhs.is_list() ? Value::list(std::move(items), span)
+                         : Value::tuple(std::move(items), span);
   }
   // Relax expressions: operator builtins (R.add, R.multiply, ...) registered by the Relax parser.
   if (lhs.is<ir::Expr>() || rhs.is<ir::Expr>()) {
@@ -577,7 +610,8 @@ Value Frontend::binary_op(const std::string& op, const Value& lhs, const Value& 
   if (lp && rp) {
     auto l = lhs.as<PrimExpr>();
     auto r = rhs.as<PrimExpr>();
-    bool comparison = op == "<" || op == "<=" || op == ">" || op == ">=" || op == "==" || op == "!=";
+    bool comparison =
+        op == "<" || op == "<=" || op == ">" || op == ">=" || op == "==" || op == "!=";
     bool logical = op == "and" || op == "or";
     auto literal = [&](const Value& v, const Ref<PrimExpr>& other) -> Ref<PrimExpr> {
       if (comparison && other) {
@@ -590,23 +624,35 @@ Value Frontend::binary_op(const std::string& op, const Value& lhs, const Value& 
     if (!r) r = literal(rhs, l);
     if (!l || !r) return Value::error(span);
     Ref<PrimExpr> out;
-    if (op == "+") out = prim_arith(ObjectKind::kAdd, l, r, span);
-    else if (op == "-") out = prim_arith(ObjectKind::kSub, l, r, span);
-    else if (op == "*") out = prim_arith(ObjectKind::kMul, l, r, span);
+    if (op == "+")
+      out = prim_arith(ObjectKind::kAdd, l, r, span);
+    else if (op == "-")
+      out = prim_arith(ObjectKind::kSub, l, r, span);
+    else if (op == "*")
+      out = prim_arith(ObjectKind::kMul, l, r, span);
     else if (op == "/") {
       if (!l->dtype.is_floating() && !r->dtype.is_floating()) {
-        error("E0211", node, "`/` on integers is ambiguous in TIR: use `//` (floor division) or T.truncdiv");
+        error("E0211", node,
+              "`/` on integers is ambiguous in TIR: use `//` (floor division) or T.truncdiv");
         return Value::error(span);
       }
       out = prim_arith(ObjectKind::kDiv, l, r, span);
-    } else if (op == "//") out = prim_arith(ObjectKind::kFloorDiv, l, r, span);
-    else if (op == "%") out = prim_arith(ObjectKind::kFloorMod, l, r, span);
-    else if (op == "<") out = prim_compare(ObjectKind::kLT, l, r, span);
-    else if (op == "<=") out = prim_compare(ObjectKind::kLE, l, r, span);
-    else if (op == ">") out = prim_compare(ObjectKind::kGT, l, r, span);
-    else if (op == ">=") out = prim_compare(ObjectKind::kGE, l, r, span);
-    else if (op == "==") out = prim_compare(ObjectKind::kEQ, l, r, span);
-    else if (op == "!=") out = prim_compare(ObjectKind::kNE, l, r, span);
+    } else if (op == "//")
+      out = prim_arith(ObjectKind::kFloorDiv, l, r, span);
+    else if (op == "%")
+      out = prim_arith(ObjectKind::kFloorMod, l, r, span);
+    else if (op == "<")
+      out = prim_compare(ObjectKind::kLT, l, r, span);
+    else if (op == "<=")
+      out = prim_compare(ObjectKind::kLE, l, r, span);
+    else if (op == ">")
+      out = prim_compare(ObjectKind::kGT, l, r, span);
+    else if (op == ">=")
+      out = prim_compare(ObjectKind::kGE, l, r, span);
+    else if (op == "==")
+      out = prim_compare(ObjectKind::kEQ, l, r, span);
+    else if (op == "!=")
+      out = prim_compare(ObjectKind::kNE, l, r, span);
     else if (logical) {
       if (l->dtype.is_scalar() && r->dtype.is_scalar()) {
         out = ir::tir::binary(op == "and" ? ObjectKind::kAnd : ObjectKind::kOr, l, r, span);
@@ -619,13 +665,15 @@ Value Frontend::binary_op(const std::string& op, const Value& lhs, const Value& 
       out = ir::make<ir::tir::Call>(l->dtype, "tir.pow", std::vector<Ref<PrimExpr>>{l, r});
     }
     if (!out) {
-      error("E0209", node, "unsupported operands for `" + op + "`: " + l->dtype.str() + " and " + r->dtype.str());
+      error("E0209", node,
+            "unsupported operands for `" + op + "`: " + l->dtype.str() + " and " + r->dtype.str());
       return Value::error(span);
     }
     if (out->span.file == 0) out->span = span;
     return Value::object(out, span);
   }
-  error("E0209", node, "unsupported operands for `" + op + "`: " + lhs.describe() + " and " + rhs.describe());
+  error("E0209", node,
+        "unsupported operands for `" + op + "`: " + lhs.describe() + " and " + rhs.describe());
   return Value::error(span);
 }
 
@@ -635,7 +683,8 @@ Value Frontend::eval_string_expr(const Value& string_value, Node string_node) {
   const std::string& content = string_value.as_string();
   ir::Span span = string_value.span();
   // Fast paths: a bare name or an integer (the common "n" dim) needs no parse.
-  bool identifier = !content.empty() && (std::isalpha(static_cast<unsigned char>(content[0])) || content[0] == '_');
+  bool identifier = !content.empty() &&
+                    (std::isalpha(static_cast<unsigned char>(content[0])) || content[0] == '_');
   for (char c : content) identifier &= std::isalnum(static_cast<unsigned char>(c)) || c == '_';
   if (identifier) {
     if (const Value* v = lookup(content)) return v->with_span(span);
@@ -644,7 +693,9 @@ Value Frontend::eval_string_expr(const Value& string_value, Node string_node) {
   }
   if (auto i = decode_integer(content)) return Value::integer(*i, span);
   // The string's content starts after its prefix and opening quote.
-  uint32_t base = string_node ? string_node.start() + decode_string(string_node.text()).content_offset : span.begin;
+  uint32_t base = string_node
+                      ? string_node.start() + decode_string(string_node.text()).content_offset
+                      : span.begin;
   auto sub = SyntaxTree::parse(content, file(), base);
   Node root = sub->root();
   Node stmt;

@@ -82,9 +82,12 @@ DecodedString decode_string(std::string_view text) {
   bool raw = false;
   while (i < text.size() && std::isalpha(static_cast<unsigned char>(text[i]))) {
     char c = static_cast<char>(std::tolower(static_cast<unsigned char>(text[i])));
-    if (c == 'r') raw = true;
-    else if (c == 'b') out.is_bytes = true;
-    else if (c == 'f') out.is_fstring = true;
+    if (c == 'r')
+      raw = true;
+    else if (c == 'b')
+      out.is_bytes = true;
+    else if (c == 'f')
+      out.is_fstring = true;
     ++i;
   }
   if (i >= text.size() || (text[i] != '"' && text[i] != '\'')) {
@@ -96,7 +99,8 @@ DecodedString decode_string(std::string_view text) {
   size_t quote_len = (text.substr(i, 3) == std::string(3, quote)) ? 3 : 1;
   size_t begin = i + quote_len;
   out.content_offset = static_cast<uint32_t>(begin);
-  if (text.size() < begin + quote_len || text.substr(text.size() - quote_len) != std::string(quote_len, quote) ||
+  if (text.size() < begin + quote_len ||
+      text.substr(text.size() - quote_len) != std::string(quote_len, quote) ||
       text.size() - quote_len < begin) {
     out.ok = false;
     out.error = "unterminated string literal";
@@ -115,20 +119,41 @@ DecodedString decode_string(std::string_view text) {
     }
     char e = body[++k];
     switch (e) {
-      case '\n': break;  // line continuation inside the string
+      case '\n':
+        break;  // line continuation inside the string
       case '\r':
         if (k + 1 < body.size() && body[k + 1] == '\n') ++k;
         break;
-      case '\\': out.value.push_back('\\'); break;
-      case '\'': out.value.push_back('\''); break;
-      case '"': out.value.push_back('"'); break;
-      case 'a': out.value.push_back('\a'); break;
-      case 'b': out.value.push_back('\b'); break;
-      case 'f': out.value.push_back('\f'); break;
-      case 'n': out.value.push_back('\n'); break;
-      case 'r': out.value.push_back('\r'); break;
-      case 't': out.value.push_back('\t'); break;
-      case 'v': out.value.push_back('\v'); break;
+      case '\\':
+        out.value.push_back('\\');
+        break;
+      case '\'':
+        out.value.push_back('\'');
+        break;
+      case '"':
+        out.value.push_back('"');
+        break;
+      case 'a':
+        out.value.push_back('\a');
+        break;
+      case 'b':
+        out.value.push_back('\b');
+        break;
+      case 'f':
+        out.value.push_back('\f');
+        break;
+      case 'n':
+        out.value.push_back('\n');
+        break;
+      case 'r':
+        out.value.push_back('\r');
+        break;
+      case 't':
+        out.value.push_back('\t');
+        break;
+      case 'v':
+        out.value.push_back('\v');
+        break;
       case 'x': {
         int h1 = k + 1 < body.size() ? hex_value(body[k + 1]) : -1;
         int h2 = k + 2 < body.size() ? hex_value(body[k + 2]) : -1;
@@ -162,7 +187,8 @@ DecodedString decode_string(std::string_view text) {
       default:
         if (e >= '0' && e <= '7') {
           int v = e - '0';
-          for (int d = 0; d < 2 && k + 1 < body.size() && body[k + 1] >= '0' && body[k + 1] <= '7'; ++d) {
+          for (int d = 0; d < 2 && k + 1 < body.size() && body[k + 1] >= '0' && body[k + 1] <= '7';
+               ++d) {
             v = v * 8 + (body[++k] - '0');
           }
           out.value.push_back(static_cast<char>(v));

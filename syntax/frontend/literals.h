@@ -16,9 +16,9 @@ std::optional<double> decode_float(std::string_view text);
 
 struct DecodedString {
   std::string value;
-  bool ok = true;           // false when the literal is malformed (unterminated, bad escape)
-  bool is_bytes = false;    // b"..."
-  bool is_fstring = false;  // f"..." (unsupported in TVMScript)
+  bool ok = true;               // false when the literal is malformed (unterminated, bad escape)
+  bool is_bytes = false;        // b"..."
+  bool is_fstring = false;      // f"..." (unsupported in TVMScript)
   uint32_t content_offset = 0;  // bytes from the literal's start to its content
   std::string error;
 };

@@ -57,12 +57,16 @@ class ModuleParser {
       if (v.is_error()) return DefKind::kUnknown;
       std::string name = v.is_namespace() ? canonical_path(v.as_string()) : "";
       // Only the last decorator decides the dialect (as in TVM).
-      if (name == "R.function") kind = DefKind::kRelax;
-      else if (name == "T.prim_func") kind = DefKind::kTir;
-      else if (name == "I.ir_module") kind = DefKind::kModule;
+      if (name == "R.function")
+        kind = DefKind::kRelax;
+      else if (name == "T.prim_func")
+        kind = DefKind::kTir;
+      else if (name == "I.ir_module")
+        kind = DefKind::kModule;
       else {
-        fe_.error("E0231", child, "unsupported decorator `" + std::string(expr.text()) +
-                                      "`: expected @R.function, @T.prim_func or @I.ir_module");
+        fe_.error("E0231", child,
+                  "unsupported decorator `" + std::string(expr.text()) +
+                      "`: expected @R.function, @T.prim_func or @I.ir_module");
         return DefKind::kUnknown;
       }
     }
@@ -71,13 +75,15 @@ class ModuleParser {
 
   void top_level(Node stmt) {
     switch (stmt.kind()) {
-      case NodeKind::kComment: return;
+      case NodeKind::kComment:
+        return;
       case NodeKind::kImportStatement:
       case NodeKind::kImportFromStatement:
       case NodeKind::kFutureImportStatement:
         import(stmt);
         return;
-      default: break;
+      default:
+        break;
     }
     // Reported as a syntax error. A definition with an error inside is still visited: its
     // members are declared and checked (and dropped afterwards), so all errors are reported.
@@ -107,7 +113,8 @@ class ModuleParser {
           return;
         }
         if (saw_class_) {
-          fe_.error("E0234", stmt, "a file holds one @I.ir_module class or top-level functions, not both");
+          fe_.error("E0234", stmt,
+                    "a file holds one @I.ir_module class or top-level functions, not both");
           return;
         }
         saw_function_ = true;
@@ -115,14 +122,17 @@ class ModuleParser {
         return;
       }
       case NodeKind::kFunctionDefinition:
-        fe_.error("E0235", stmt.field(Field::kName), "function `" + std::string(stmt.field(Field::kName).text()) +
-                                                         "` needs a @R.function or @T.prim_func decorator");
+        fe_.error("E0235", stmt.field(Field::kName),
+                  "function `" + std::string(stmt.field(Field::kName).text()) +
+                      "` needs a @R.function or @T.prim_func decorator");
         return;
       case NodeKind::kClassDefinition:
-        fe_.error("E0235", stmt.field(Field::kName), "class `" + std::string(stmt.field(Field::kName).text()) +
-                                                         "` needs the @I.ir_module decorator");
+        fe_.error("E0235", stmt.field(Field::kName),
+                  "class `" + std::string(stmt.field(Field::kName).text()) +
+                      "` needs the @I.ir_module decorator");
         return;
-      case NodeKind::kPassStatement: return;
+      case NodeKind::kPassStatement:
+        return;
       default:
         fe_.error("E0232", stmt, "unsupported statement at module level");
     }
@@ -130,14 +140,16 @@ class ModuleParser {
 
   static bool is_docstring(Node stmt) {
     Node e = stmt.named_child(0);
-    return stmt.named_child_count() == 1 && (e.kind() == NodeKind::kString || e.kind() == NodeKind::kConcatenatedString);
+    return stmt.named_child_count() == 1 &&
+           (e.kind() == NodeKind::kString || e.kind() == NodeKind::kConcatenatedString);
   }
 
   // `from tvm.script import tir as T`, `import tvm`, `from tvm import relax`.
   void import(Node stmt) {
     if (stmt.kind() == NodeKind::kFutureImportStatement) return;
     std::string from;
-    if (stmt.kind() == NodeKind::kImportFromStatement) from = std::string(stmt.field(Field::kModuleName).text());
+    if (stmt.kind() == NodeKind::kImportFromStatement)
+      from = std::string(stmt.field(Field::kModuleName).text());
     for (Node name_node : stmt.fields(Field::kName)) {
       std::string name, alias;
       if (name_node.kind() == NodeKind::kAliasedImport) {
@@ -155,10 +167,14 @@ class ModuleParser {
       }
       std::string last = full.substr(full.rfind('.') + 1);
       std::string_view ns = canonical_namespace(last);
-      if (!ns.empty()) fe_.define_global(bound, Value::ns(std::string(ns)));
-      else if (last == "TypeVar" || last == "Axis") fe_.define_global(bound, Value::ns(last));  // typing.TypeVar, tvm.tirx.layout.Axis
-      else if (last == "ir_module") fe_.define_global(bound, Value::ns("I.ir_module"));
-      else fe_.define_global(bound, Value::ns(canonical_path(full)));
+      if (!ns.empty())
+        fe_.define_global(bound, Value::ns(std::string(ns)));
+      else if (last == "TypeVar" || last == "Axis")
+        fe_.define_global(bound, Value::ns(last));  // typing.TypeVar, tvm.tirx.layout.Axis
+      else if (last == "ir_module")
+        fe_.define_global(bound, Value::ns("I.ir_module"));
+      else
+        fe_.define_global(bound, Value::ns(canonical_path(full)));
     }
   }
 
@@ -172,14 +188,17 @@ class ModuleParser {
     }
     std::string name(left.text());
     if (name == "metadata" && !in_class) {
-      fe_.warning("W0201", stmt.span(), "the metadata section is not interpreted; constants that refer to it are opaque");
+      fe_.warning("W0201", stmt.span(),
+                  "the metadata section is not interpreted; constants that refer to it are opaque");
       return;
     }
     Value v = fe_.eval(right);
     if (v.is_error()) return;
     if (v.is_type_var()) {
       if (v.as_string() != name) {
-        fe_.error("E0236", right, "the TypeVar's name \"" + v.as_string() + "\" must match the variable `" + name + "`");
+        fe_.error(
+            "E0236", right,
+            "the TypeVar's name \"" + v.as_string() + "\" must match the variable `" + name + "`");
       }
       fe_.define_global(name, v);
       return;
@@ -199,7 +218,8 @@ class ModuleParser {
       return;
     }
     if (saw_function_) {
-      fe_.error("E0234", decorated, "a file holds one @I.ir_module class or top-level functions, not both");
+      fe_.error("E0234", decorated,
+                "a file holds one @I.ir_module class or top-level functions, not both");
       return;
     }
     saw_class_ = true;
@@ -216,30 +236,37 @@ class ModuleParser {
       if (stmt.kind() == NodeKind::kComment) continue;
       if (stmt.has_error() && stmt.kind() != NodeKind::kDecoratedDefinition) continue;
       switch (stmt.kind()) {
-        case NodeKind::kPassStatement: break;
+        case NodeKind::kPassStatement:
+          break;
         case NodeKind::kDecoratedDefinition: {
           Node def;
           DefKind kind = classify(stmt, def);
           if (kind == DefKind::kUnknown) break;
           if (kind == DefKind::kModule || def.kind() != NodeKind::kFunctionDefinition) {
-            fe_.error("E0233", stmt, "a module class holds @R.function and @T.prim_func definitions");
+            fe_.error("E0233", stmt,
+                      "a module class holds @R.function and @T.prim_func definitions");
             break;
           }
           pending_.push_back({stmt, def, kind, nullptr});
           break;
         }
         case NodeKind::kFunctionDefinition:
-          fe_.error("E0235", stmt.field(Field::kName), "function `" + std::string(stmt.field(Field::kName).text()) +
-                                                           "` needs a @R.function or @T.prim_func decorator");
+          fe_.error("E0235", stmt.field(Field::kName),
+                    "function `" + std::string(stmt.field(Field::kName).text()) +
+                        "` needs a @R.function or @T.prim_func decorator");
           break;
-        case NodeKind::kAssignment: module_assignment(stmt, true); break;
+        case NodeKind::kAssignment:
+          module_assignment(stmt, true);
+          break;
         case NodeKind::kExpressionStatement: {
           if (is_docstring(stmt)) break;
           Value v = fe_.eval(stmt.named_child(0));
-          if (!v.is_error() && !v.is_none()) fe_.error("E0232", stmt, "unsupported statement in a module class");
+          if (!v.is_error() && !v.is_none())
+            fe_.error("E0232", stmt, "unsupported statement in a module class");
           break;
         }
-        default: fe_.error("E0232", stmt, "unsupported statement in a module class");
+        default:
+          fe_.error("E0232", stmt, "unsupported statement in a module class");
       }
     }
   }
@@ -250,7 +277,8 @@ class ModuleParser {
     for (PendingFunction& p : pending_) {
       std::string name(p.def.field(Field::kName).text());
       if (!names.insert(name).second) {
-        fe_.error("E0238", p.def.field(Field::kName), "`" + name + "` is defined more than once in the module");
+        fe_.error("E0238", p.def.field(Field::kName),
+                  "`" + name + "` is defined more than once in the module");
         p.kind = DefKind::kUnknown;
         continue;
       }
@@ -342,8 +370,11 @@ void register_module_builtins(Frontend& fe) {
       if (!key || !items) continue;
       std::vector<ir::ObjectRef> objs;
       for (const Value& item : *items) {
-        if (item.is_object()) objs.push_back(item.object());
-        else if (!item.is_error()) fe.error("E0239", item.span(), "a global info is made by I.vdevice(...) or I.dummy_global_info()");
+        if (item.is_object())
+          objs.push_back(item.object());
+        else if (!item.is_error())
+          fe.error("E0239", item.span(),
+                   "a global info is made by I.vdevice(...) or I.dummy_global_info()");
       }
       fe.module->global_infos.emplace_back(*key, std::move(objs));
     }

@@ -38,9 +38,13 @@ int64_t floordiv64(int64_t a, int64_t b) {
   return q;
 }
 
-int64_t floormod64(int64_t a, int64_t b) { return a - floordiv64(a, b) * b; }
+int64_t floormod64(int64_t a, int64_t b) {
+  return a - floordiv64(a, b) * b;
+}
 
-bool is_index_type(DataType t) { return t.is_int() && t.is_scalar() && (t.bits() == 32 || t.bits() == 64); }
+bool is_index_type(DataType t) {
+  return t.is_int() && t.is_scalar() && (t.bits() == 32 || t.bits() == 64);
+}
 
 // Brings two operands to one dtype, as TVM's BinaryOpMatchTypes does. False when impossible.
 bool match_types(Ref<PrimExpr>& a, Ref<PrimExpr>& b) {
@@ -65,22 +69,32 @@ bool match_types(Ref<PrimExpr>& a, Ref<PrimExpr>& b) {
   } else if (!ta.is_floating() && tb.is_floating()) {
     a = prim_cast(tb, a);
   } else if (ta.is_floating() && tb.is_floating()) {
-    if (ta.bits() < tb.bits()) a = prim_cast(tb, a);
-    else b = prim_cast(ta, b);
+    if (ta.bits() < tb.bits())
+      a = prim_cast(tb, a);
+    else
+      b = prim_cast(ta, b);
   } else if ((ta.is_int() && tb.is_int()) || (ta.is_uint() && tb.is_uint()) ||
              (ta.is_bool() && tb.is_bool())) {
-    if (ta.bits() < tb.bits()) a = prim_cast(tb, a);
-    else b = prim_cast(ta, b);
+    if (ta.bits() < tb.bits())
+      a = prim_cast(tb, a);
+    else
+      b = prim_cast(ta, b);
   } else if (ta.is_bool() || tb.is_bool()) {
     // bool meets an integer: the bool is widened to the integer type.
-    if (ta.is_bool()) a = prim_cast(tb, a);
-    else b = prim_cast(ta, b);
+    if (ta.is_bool())
+      a = prim_cast(tb, a);
+    else
+      b = prim_cast(ta, b);
   } else {
     // int meets uint: the wider wins; on equal width, uint wins.
-    if (ta.bits() < tb.bits()) a = prim_cast(tb, a);
-    else if (ta.bits() > tb.bits()) b = prim_cast(ta, b);
-    else if (ta.is_uint()) b = prim_cast(ta, b);
-    else a = prim_cast(tb, a);
+    if (ta.bits() < tb.bits())
+      a = prim_cast(tb, a);
+    else if (ta.bits() > tb.bits())
+      b = prim_cast(ta, b);
+    else if (ta.is_uint())
+      b = prim_cast(ta, b);
+    else
+      a = prim_cast(tb, a);
   }
   return a->dtype == b->dtype;
 }
@@ -99,25 +113,38 @@ Ref<PrimExpr> try_fold(ObjectKind kind, const Ref<PrimExpr>& a, const Ref<PrimEx
   DataType t = a->dtype;
   switch (kind) {
     case ObjectKind::kAdd:
-      if (pa && pb) return make<IntImm>(t, wrap_to(static_cast<int64_t>(static_cast<uint64_t>(pa->value) + static_cast<uint64_t>(pb->value)), t));
+      if (pa && pb)
+        return make<IntImm>(t, wrap_to(static_cast<int64_t>(static_cast<uint64_t>(pa->value) +
+                                                            static_cast<uint64_t>(pb->value)),
+                                       t));
       if (pa && pa->value == 0) return b;
       if (pb && pb->value == 0) return a;
       if (fa && fb && (t.bits() == 32 || t.bits() == 64)) {
-        return make<FloatImm>(t, fold_float(t, static_cast<float>(fa->value) + static_cast<float>(fb->value), fa->value + fb->value));
+        return make<FloatImm>(
+            t, fold_float(t, static_cast<float>(fa->value) + static_cast<float>(fb->value),
+                          fa->value + fb->value));
       }
       if (fa && fa->value == 0) return b;
       if (fb && fb->value == 0) return a;
       return nullptr;
     case ObjectKind::kSub:
-      if (pa && pb) return make<IntImm>(t, wrap_to(static_cast<int64_t>(static_cast<uint64_t>(pa->value) - static_cast<uint64_t>(pb->value)), t));
+      if (pa && pb)
+        return make<IntImm>(t, wrap_to(static_cast<int64_t>(static_cast<uint64_t>(pa->value) -
+                                                            static_cast<uint64_t>(pb->value)),
+                                       t));
       if (pb && pb->value == 0) return a;
       if (fa && fb && (t.bits() == 32 || t.bits() == 64)) {
-        return make<FloatImm>(t, fold_float(t, static_cast<float>(fa->value) - static_cast<float>(fb->value), fa->value - fb->value));
+        return make<FloatImm>(
+            t, fold_float(t, static_cast<float>(fa->value) - static_cast<float>(fb->value),
+                          fa->value - fb->value));
       }
       if (fb && fb->value == 0) return a;
       return nullptr;
     case ObjectKind::kMul:
-      if (pa && pb) return make<IntImm>(t, wrap_to(static_cast<int64_t>(static_cast<uint64_t>(pa->value) * static_cast<uint64_t>(pb->value)), t));
+      if (pa && pb)
+        return make<IntImm>(t, wrap_to(static_cast<int64_t>(static_cast<uint64_t>(pa->value) *
+                                                            static_cast<uint64_t>(pb->value)),
+                                       t));
       if (pa) {
         if (pa->value == 1) return b;
         if (pa->value == 0) return a;
@@ -127,7 +154,9 @@ Ref<PrimExpr> try_fold(ObjectKind kind, const Ref<PrimExpr>& a, const Ref<PrimEx
         if (pb->value == 0) return b;
       }
       if (fa && fb && (t.bits() == 32 || t.bits() == 64)) {
-        return make<FloatImm>(t, fold_float(t, static_cast<float>(fa->value) * static_cast<float>(fb->value), fa->value * fb->value));
+        return make<FloatImm>(
+            t, fold_float(t, static_cast<float>(fa->value) * static_cast<float>(fb->value),
+                          fa->value * fb->value));
       }
       if (fa) {
         if (fa->value == 1) return b;
@@ -143,7 +172,9 @@ Ref<PrimExpr> try_fold(ObjectKind kind, const Ref<PrimExpr>& a, const Ref<PrimEx
       if (pa && pa->value == 0) return a;
       if (pb && pb->value == 1) return a;
       if (fa && fb && fb->value != 0 && (t.bits() == 32 || t.bits() == 64)) {
-        return make<FloatImm>(t, fold_float(t, static_cast<float>(fa->value) / static_cast<float>(fb->value), fa->value / fb->value));
+        return make<FloatImm>(
+            t, fold_float(t, static_cast<float>(fa->value) / static_cast<float>(fb->value),
+                          fa->value / fb->value));
       }
       if (fa && fa->value == 0) return a;
       if (fb && fb->value == 1) return a;
@@ -155,19 +186,23 @@ Ref<PrimExpr> try_fold(ObjectKind kind, const Ref<PrimExpr>& a, const Ref<PrimEx
       if (pb && pb->value == 1) return zero_of(t);
       return nullptr;
     case ObjectKind::kFloorDiv:
-      if (pa && pb && pb->value != 0) return make<IntImm>(t, wrap_to(floordiv64(pa->value, pb->value), t));
+      if (pa && pb && pb->value != 0)
+        return make<IntImm>(t, wrap_to(floordiv64(pa->value, pb->value), t));
       if (pa && pa->value == 0) return a;
       if (pb && pb->value == 1) return a;
       if (fa && fb && fb->value != 0 && (t.bits() == 32 || t.bits() == 64)) {
-        return make<FloatImm>(t, fold_float(t, std::floor(static_cast<float>(fa->value) / static_cast<float>(fb->value)),
-                                            std::floor(fa->value / fb->value)));
+        return make<FloatImm>(
+            t,
+            fold_float(t, std::floor(static_cast<float>(fa->value) / static_cast<float>(fb->value)),
+                       std::floor(fa->value / fb->value)));
       }
       if (fa && fa->value == 0) return a;
       if (fb && fb->value == 1) return a;
       return nullptr;
     case ObjectKind::kFloorMod:
       if (!is_index_type(a->dtype) || !is_index_type(b->dtype)) return nullptr;
-      if (pa && pb && pb->value != 0) return make<IntImm>(t, wrap_to(floormod64(pa->value, pb->value), t));
+      if (pa && pb && pb->value != 0)
+        return make<IntImm>(t, wrap_to(floormod64(pa->value, pb->value), t));
       if (pa && pa->value == 0) return a;
       if (pb && pb->value == 1) return zero_of(t);
       return nullptr;
@@ -188,18 +223,24 @@ Ref<PrimExpr> try_fold(ObjectKind kind, const Ref<PrimExpr>& a, const Ref<PrimEx
 
 }  // namespace
 
-bool prim_match_types(Ref<PrimExpr>& a, Ref<PrimExpr>& b) { return a && b && match_types(a, b); }
+bool prim_match_types(Ref<PrimExpr>& a, Ref<PrimExpr>& b) {
+  return a && b && match_types(a, b);
+}
 
 Ref<PrimExpr> prim_cast(DataType t, Ref<PrimExpr> value, ir::Span span) {
   if (!value || value->dtype == t) return value;
   if (t.is_scalar()) {
     if (auto imm = value.as_ptr<IntImm>()) {
       if (t.is_floating()) return make<FloatImm>(t, static_cast<double>(imm->value));
-      if (t.is_integer_like()) return make<IntImm>(t, t.is_bool() ? (imm->value != 0) : wrap_to(imm->value, t));
+      if (t.is_integer_like())
+        return make<IntImm>(t, t.is_bool() ? (imm->value != 0) : wrap_to(imm->value, t));
     }
     if (auto imm = value.as_ptr<FloatImm>()) {
-      if (t.is_floating()) return make<FloatImm>(t, t.bits() == 32 ? static_cast<double>(static_cast<float>(imm->value)) : imm->value);
-      if (t.is_integer_like() && std::isfinite(imm->value)) return make<IntImm>(t, static_cast<int64_t>(imm->value));
+      if (t.is_floating())
+        return make<FloatImm>(
+            t, t.bits() == 32 ? static_cast<double>(static_cast<float>(imm->value)) : imm->value);
+      if (t.is_integer_like() && std::isfinite(imm->value))
+        return make<IntImm>(t, static_cast<int64_t>(imm->value));
     }
   }
   auto cast = make<Cast>(t, std::move(value));
@@ -233,8 +274,9 @@ Ref<PrimExpr> prim_compare(ObjectKind kind, Ref<PrimExpr> a, Ref<PrimExpr> b, ir
 Ref<PrimExpr> prim_negate(Ref<PrimExpr> x, ir::Span span) {
   if (auto imm = x.as_ptr<IntImm>()) return make<IntImm>(x->dtype, wrap_to(-imm->value, x->dtype));
   if (auto imm = x.as_ptr<FloatImm>()) return make<FloatImm>(x->dtype, -imm->value);
-  Ref<PrimExpr> minus_one = x->dtype.is_floating() ? Ref<PrimExpr>(make<FloatImm>(x->dtype.element_of(), -1.0))
-                                                   : Ref<PrimExpr>(make<IntImm>(x->dtype.element_of(), -1));
+  Ref<PrimExpr> minus_one = x->dtype.is_floating()
+                                ? Ref<PrimExpr>(make<FloatImm>(x->dtype.element_of(), -1.0))
+                                : Ref<PrimExpr>(make<IntImm>(x->dtype.element_of(), -1));
   return prim_arith(ObjectKind::kMul, std::move(x), minus_one, span);
 }
 
@@ -242,12 +284,18 @@ Ref<PrimExpr> prim_bitwise(std::string_view op, Ref<PrimExpr> a, Ref<PrimExpr> b
   if (!a || !b) return nullptr;
   if (!match_types(a, b)) return nullptr;
   std::string name;
-  if (op == "&") name = "tir.bitwise_and";
-  else if (op == "|") name = "tir.bitwise_or";
-  else if (op == "^") name = "tir.bitwise_xor";
-  else if (op == "<<") name = "tir.shift_left";
-  else if (op == ">>") name = "tir.shift_right";
-  else return nullptr;
+  if (op == "&")
+    name = "tir.bitwise_and";
+  else if (op == "|")
+    name = "tir.bitwise_or";
+  else if (op == "^")
+    name = "tir.bitwise_xor";
+  else if (op == "<<")
+    name = "tir.shift_left";
+  else if (op == ">>")
+    name = "tir.shift_right";
+  else
+    return nullptr;
   auto call = make<Call>(a->dtype, name, std::vector<Ref<PrimExpr>>{a, b});
   call->span = span;
   return call;

@@ -24,7 +24,8 @@ Ref<PrimExpr> prim_arith(ir::ObjectKind kind, Ref<PrimExpr> a, Ref<PrimExpr> b, 
 
 // Comparison or logic node (kEQ..kGE, kAnd, kOr) without folding, broadcasting a scalar operand
 // to the other's lanes.
-Ref<PrimExpr> prim_compare(ir::ObjectKind kind, Ref<PrimExpr> a, Ref<PrimExpr> b, ir::Span span = {});
+Ref<PrimExpr> prim_compare(ir::ObjectKind kind, Ref<PrimExpr> a, Ref<PrimExpr> b,
+                           ir::Span span = {});
 
 // Brings two operands to one dtype as TVM's BinaryOpMatchTypes does (casts, broadcasts); false
 // when they cannot be matched.
@@ -34,7 +35,8 @@ bool prim_match_types(Ref<PrimExpr>& a, Ref<PrimExpr>& b);
 Ref<PrimExpr> prim_negate(Ref<PrimExpr> x, ir::Span span = {});
 
 // Bitwise operators as TIR intrinsic calls ("tir.bitwise_and", "tir.shift_left", ...).
-Ref<PrimExpr> prim_bitwise(std::string_view op, Ref<PrimExpr> a, Ref<PrimExpr> b, ir::Span span = {});
+Ref<PrimExpr> prim_bitwise(std::string_view op, Ref<PrimExpr> a, Ref<PrimExpr> b,
+                           ir::Span span = {});
 
 // The immediate a Python int becomes next to an operand of type `other` (int-like: that
 // type; float: that float type), per TVMScript's auto-broadcast rule.

@@ -18,6 +18,7 @@ void declare_relax_function(Frontend& fe, Node decorated, const ir::Ref<ir::Glob
 // Parses a decorated `@R.function` definition at module level (in a class or alone). Sets the
 // "global_symbol" attribute unless the function is private. Returns null when the function had
 // errors (all of them reported).
-ir::Ref<ir::Function> parse_relax_function(Frontend& fe, Node decorated, const ir::Ref<ir::GlobalVar>& gvar);
+ir::Ref<ir::Function> parse_relax_function(Frontend& fe, Node decorated,
+                                           const ir::Ref<ir::GlobalVar>& gvar);
 
 }  // namespace relax::syntax

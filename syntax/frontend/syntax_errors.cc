@@ -14,22 +14,36 @@ namespace {
 // "the function signature", "the `if` condition": what a missing token would have ended.
 std::string context_of(Node parent) {
   switch (parent.kind()) {
-    case NodeKind::kFunctionDefinition: return " after the function signature";
-    case NodeKind::kClassDefinition: return " after the class name";
+    case NodeKind::kFunctionDefinition:
+      return " after the function signature";
+    case NodeKind::kClassDefinition:
+      return " after the class name";
     case NodeKind::kIfStatement:
-    case NodeKind::kElifClause: return " after the `if` condition";
-    case NodeKind::kElseClause: return " after `else`";
-    case NodeKind::kForStatement: return " after the `for` header";
-    case NodeKind::kWhileStatement: return " after the `while` condition";
-    case NodeKind::kWithStatement: return " after the `with` items";
-    case NodeKind::kArgumentList: return " to close the argument list";
-    case NodeKind::kParameters: return " to close the parameter list";
-    case NodeKind::kSubscript: return " to close the subscript";
-    case NodeKind::kList: return " to close the list";
-    case NodeKind::kDictionary: return " to close the dictionary";
+    case NodeKind::kElifClause:
+      return " after the `if` condition";
+    case NodeKind::kElseClause:
+      return " after `else`";
+    case NodeKind::kForStatement:
+      return " after the `for` header";
+    case NodeKind::kWhileStatement:
+      return " after the `while` condition";
+    case NodeKind::kWithStatement:
+      return " after the `with` items";
+    case NodeKind::kArgumentList:
+      return " to close the argument list";
+    case NodeKind::kParameters:
+      return " to close the parameter list";
+    case NodeKind::kSubscript:
+      return " to close the subscript";
+    case NodeKind::kList:
+      return " to close the list";
+    case NodeKind::kDictionary:
+      return " to close the dictionary";
     case NodeKind::kTuple:
-    case NodeKind::kParenthesizedExpression: return " to close the parenthesis";
-    default: return "";
+    case NodeKind::kParenthesizedExpression:
+      return " to close the parenthesis";
+    default:
+      return "";
   }
 }
 
@@ -79,7 +93,8 @@ bool report_missing_colon(const std::vector<Node>& leaves, ir::DiagnosticBag& di
     }
     if (j < leaves.size() && leaves[j].type() == std::string_view(":")) continue;
     ir::Span at = last.span();
-    diags.error("E0102", ir::Span{at.file, at.end, at.end + 1}, std::string("expected ':' ") + context);
+    diags.error("E0102", ir::Span{at.file, at.end, at.end + 1},
+                std::string("expected ':' ") + context);
     return true;
   }
   return false;
@@ -91,8 +106,10 @@ bool report_unclosed_bracket(const std::vector<Node>& leaves, ir::DiagnosticBag&
   for (Node leaf : leaves) {
     std::string_view t = leaf.type();
     if (leaf.is_missing()) continue;
-    if (t == "(" || t == "[" || t == "{") open.push_back(leaf);
-    else if ((t == ")" || t == "]" || t == "}") && !open.empty()) open.pop_back();
+    if (t == "(" || t == "[" || t == "{")
+      open.push_back(leaf);
+    else if ((t == ")" || t == "]" || t == "}") && !open.empty())
+      open.pop_back();
   }
   if (open.empty()) return false;
   Node culprit = open.front();
@@ -133,7 +150,8 @@ void report_error_node(Node error, ir::DiagnosticBag& diags) {
     return;
   }
   std::string where;
-  if (!parent.is_null() && parent.kind() != NodeKind::kModule && parent.kind() != NodeKind::kBlock) {
+  if (!parent.is_null() && parent.kind() != NodeKind::kModule &&
+      parent.kind() != NodeKind::kBlock) {
     where = std::string(" in this ") + parent.type();
     for (char& c : where) {
       if (c == '_') c = ' ';
@@ -158,13 +176,18 @@ void report_syntax_errors(const SyntaxTree& tree, ir::DiagnosticBag& diags) {
       continue;
     }
     if (node.is_missing()) {
-      std::string expected = node.is_named() ? std::string(node.type()) : "'" + std::string(node.type()) + "'";
+      std::string expected =
+          node.is_named() ? std::string(node.type()) : "'" + std::string(node.type()) + "'";
       if (expected == "'_newline'" || expected == "_newline") expected = "a new line";
       if (expected == "'_indent'" || expected == "_indent") expected = "an indented block";
-      ir::Diagnostic& d = diags.error("E0102", node.span(), "expected " + expected + context_of(parent));
+      ir::Diagnostic& d =
+          diags.error("E0102", node.span(), "expected " + expected + context_of(parent));
       // A missing closing bracket points back at the bracket it would close.
       std::string_view closer = node.type();
-      const char* opener = closer == ")" ? "(" : closer == "]" ? "[" : closer == "}" ? "{" : nullptr;
+      const char* opener = closer == ")"   ? "("
+                           : closer == "]" ? "["
+                           : closer == "}" ? "{"
+                                           : nullptr;
       if (opener && !parent.is_null()) {
         for (Node sibling : parent.children()) {
           if (sibling.type() == std::string_view(opener)) {

@@ -13,6 +13,7 @@ void register_tir_builtins(Frontend& fe);
 
 // Parses a decorated `@T.prim_func` definition. Sets the "global_symbol" attribute unless the
 // function is private. Returns null when the function had errors (all of them reported).
-ir::Ref<ir::tir::PrimFunc> parse_prim_func(Frontend& fe, Node decorated, const ir::Ref<ir::GlobalVar>& gvar);
+ir::Ref<ir::tir::PrimFunc> parse_prim_func(Frontend& fe, Node decorated,
+                                           const ir::Ref<ir::GlobalVar>& gvar);
 
 }  // namespace relax::syntax

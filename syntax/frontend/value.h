@@ -62,8 +62,12 @@ class Value {
     v.str_ = std::move(s);
     return v;
   }
-  static Value tuple(std::vector<Value> items, ir::Span span = {}) { return sequence(Kind::kTuple, std::move(items), span); }
-  static Value list(std::vector<Value> items, ir::Span span = {}) { return sequence(Kind::kList, std::move(items), span); }
+  static Value tuple(std::vector<Value> items, ir::Span span = {}) {
+    return sequence(Kind::kTuple, std::move(items), span);
+  }
+  static Value list(std::vector<Value> items, ir::Span span = {}) {
+    return sequence(Kind::kList, std::move(items), span);
+  }
   static Value slice(Value start, Value stop, Value step, ir::Span span = {}) {
     return sequence(Kind::kSlice, {std::move(start), std::move(stop), std::move(step)}, span);
   }
@@ -126,7 +130,9 @@ class Value {
   bool is_lambda() const { return kind_ == Kind::kLambda; }
   bool is_object() const { return kind_ == Kind::kObject; }
   // A Python number or bool (usable where a PrimExpr is expected).
-  bool is_python_number() const { return kind_ == Kind::kInt || kind_ == Kind::kFloat || kind_ == Kind::kBool; }
+  bool is_python_number() const {
+    return kind_ == Kind::kInt || kind_ == Kind::kFloat || kind_ == Kind::kBool;
+  }
   template <class T>
   bool is() const {
     return kind_ == Kind::kObject && obj_.is<T>();
@@ -140,7 +146,9 @@ class Value {
   const std::vector<std::pair<Value, Value>>& entries() const { return *entries_; }
   Node node() const { return node_; }
   // The object a bound method was taken from, or null.
-  const Value* bound_self() const { return kind_ == Kind::kNamespace && items_ ? &(*items_)[0] : nullptr; }
+  const Value* bound_self() const {
+    return kind_ == Kind::kNamespace && items_ ? &(*items_)[0] : nullptr;
+  }
   const ir::ObjectRef& object() const { return obj_; }
   template <class T>
   ir::Ref<T> as() const {

@@ -14,7 +14,8 @@
 namespace relax::syntax {
 
 struct PrinterContext {
-  explicit PrinterContext(const PrintOptions& o, const ir::IRModule* m = nullptr) : options(o), module(m) {}
+  explicit PrinterContext(const PrintOptions& o, const ir::IRModule* m = nullptr)
+      : options(o), module(m) {}
 
   const PrintOptions& options;
   const ir::IRModule* module;  // null when printing a lone function
@@ -43,7 +44,8 @@ struct PrinterContext {
 // Expression-level printing of PrimExprs, shared by both dialects. `relax_context` prints
 // int64 immediates bare (shapes, prim values); TIR prints every non-int32 immediate typed
 // (`T.int64(8)`). Unknown variables print by their name hint.
-std::string print_prim_expr(PrinterContext& ctx, const ir::Ref<ir::tir::PrimExpr>& expr, bool relax_context);
+std::string print_prim_expr(PrinterContext& ctx, const ir::Ref<ir::tir::PrimExpr>& expr,
+                            bool relax_context);
 
 // An attribute value (func_attr, op attributes, annotations): boxed Python values bare, strings
 // quoted, arrays as lists, maps as dicts (string-keyed ones sorted), PrimExprs as TIR, buffers
@@ -57,7 +59,8 @@ std::string print_attrs_dict(PrinterContext& ctx, const ir::Attrs& attrs, bool r
 void print_relax_function(PrinterContext& ctx, const ir::Function& func, const std::string& name,
                           bool standalone);
 void print_extern_func(PrinterContext& ctx, const ir::ExternFunc& func, const std::string& name);
-void print_prim_func(PrinterContext& ctx, const ir::tir::PrimFunc& func, const std::string& name, bool standalone);
+void print_prim_func(PrinterContext& ctx, const ir::tir::PrimFunc& func, const std::string& name,
+                     bool standalone);
 std::string print_struct_info(PrinterContext& ctx, const ir::Ref<ir::StructInfo>& sinfo);
 std::string print_relax_expr(PrinterContext& ctx, const ir::Ref<ir::Expr>& expr);
 

@@ -21,8 +21,9 @@ std::string header(const PrinterContext& ctx) {
   if (!ctx.type_vars.empty()) out += "# from typing import TypeVar\n";
   if (ctx.uses_ir) out += "# from tvm.script import ir as I\n";
   if (ctx.uses_tir) {
-    out += ctx.legacy() ? "# from tvm.script import tir as T\n"
-                        : "# from tvm.script import tirx as T\n# from tvm.tirx.layout import Axis\n";
+    out += ctx.legacy()
+               ? "# from tvm.script import tir as T\n"
+               : "# from tvm.script import tirx as T\n# from tvm.tirx.layout import Axis\n";
   }
   if (ctx.uses_relax) out += "# from tvm.script import relax as R\n";
   if (!out.empty()) out += "\n";
@@ -35,7 +36,9 @@ std::string header(const PrinterContext& ctx) {
 
 // TVM's closing comment when constants were printed as metadata references.
 std::string footer(const PrinterContext& ctx) {
-  return ctx.metadata.empty() ? "" : "\n\n# Metadata omitted. Use show_meta=True in script() method to show it.";
+  return ctx.metadata.empty()
+             ? ""
+             : "\n\n# Metadata omitted. Use show_meta=True in script() method to show it.";
 }
 
 // The name a function prints under when printed alone: its global symbol, else "main".
@@ -59,11 +62,13 @@ std::string print_module(const ir::IRModule& module, const PrintOptions& options
   w.line("@I.ir_module");
   w.line("class " + module.name + ":");
   w.indent();
-  if (!module.attrs.empty()) w.line("I.module_attrs(" + print_attrs_dict(ctx, module.attrs, true) + ")");
+  if (!module.attrs.empty())
+    w.line("I.module_attrs(" + print_attrs_dict(ctx, module.attrs, true) + ")");
   if (!module.global_infos.empty()) {
     std::string infos = "{";
     auto sorted = module.global_infos;
-    std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
     for (size_t i = 0; i < sorted.size(); ++i) {
       if (i) infos += ", ";
       infos += quote_string(sorted[i].first) + ": [";
@@ -71,8 +76,11 @@ std::string print_module(const ir::IRModule& module, const PrintOptions& options
         if (k) infos += ", ";
         const ir::ObjectRef& info = sorted[i].second[k];
         if (auto vd = info.as_ptr<ir::VDevice>()) {
-          infos += "I.vdevice(" + print_attr_value(ctx, vd->target ? ir::ObjectRef(vd->target->config) : nullptr, true) +
-                   ", " + std::to_string(vd->vdevice_id) + ", " + quote_string(vd->memory_scope) + ")";
+          infos += "I.vdevice(" +
+                   print_attr_value(ctx, vd->target ? ir::ObjectRef(vd->target->config) : nullptr,
+                                    true) +
+                   ", " + std::to_string(vd->vdevice_id) + ", " + quote_string(vd->memory_scope) +
+                   ")";
         } else if (info.is<ir::DummyGlobalInfo>()) {
           infos += "I.dummy_global_info()";
         } else {
@@ -102,8 +110,10 @@ std::string print_module(const ir::IRModule& module, const PrintOptions& options
       continue;
     }
     ctx.names.push_frame();
-    if (auto f = m->func.as_ptr<ir::Function>()) print_relax_function(ctx, *f, m->gvar->name, false);
-    else if (auto pf = m->func.as_ptr<ir::tir::PrimFunc>()) print_prim_func(ctx, *pf, m->gvar->name, false);
+    if (auto f = m->func.as_ptr<ir::Function>())
+      print_relax_function(ctx, *f, m->gvar->name, false);
+    else if (auto pf = m->func.as_ptr<ir::tir::PrimFunc>())
+      print_prim_func(ctx, *pf, m->gvar->name, false);
     ctx.names.pop_frame();
     w.blank_line();
   }
@@ -122,9 +132,12 @@ std::string print_functions(const ir::IRModule& module, const PrintOptions& opti
     first = false;
     ctx.names.push_frame();
     std::string name = standalone_name(m.func);
-    if (auto f = m.func.as_ptr<ir::Function>()) print_relax_function(ctx, *f, name, true);
-    else if (auto pf = m.func.as_ptr<ir::tir::PrimFunc>()) print_prim_func(ctx, *pf, name, true);
-    else if (auto ext = m.func.as_ptr<ir::ExternFunc>()) print_extern_func(ctx, *ext, m.gvar->name);
+    if (auto f = m.func.as_ptr<ir::Function>())
+      print_relax_function(ctx, *f, name, true);
+    else if (auto pf = m.func.as_ptr<ir::tir::PrimFunc>())
+      print_prim_func(ctx, *pf, name, true);
+    else if (auto ext = m.func.as_ptr<ir::ExternFunc>())
+      print_extern_func(ctx, *ext, m.gvar->name);
     ctx.names.pop_frame();
   }
   return header(ctx) + w.finish() + footer(ctx);

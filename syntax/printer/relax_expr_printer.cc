@@ -78,7 +78,8 @@ std::string print_dim(PrinterContext& ctx, const Ref<PrimExpr>& e) {
           }
         } else {
           ctx.uses_tir = true;
-          st->header.push_back(name + " = T." + var->dtype.str() + (var->is_size_var ? "(is_size_var=True)" : "()"));
+          st->header.push_back(name + " = T." + var->dtype.str() +
+                               (var->is_size_var ? "(is_size_var=True)" : "()"));
         }
         if (st->signature_vars) st->signature_vars->insert(var);
       }

@@ -12,11 +12,21 @@ std::string quote_string(std::string_view s) {
   for (char ch : s) {
     unsigned char c = static_cast<unsigned char>(ch);
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      case '\n': out += "\\n"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
       default:
         if (c >= 0x20 && c <= 0x7E) {
           out.push_back(static_cast<char>(c));
@@ -46,9 +56,13 @@ std::string format_nonfinite(double v) {
   return v < 0 ? "-inf" : "inf";
 }
 
-NameTable::NameTable() { frames_.emplace_back(); }
+NameTable::NameTable() {
+  frames_.emplace_back();
+}
 
-void NameTable::push_frame() { frames_.emplace_back(); }
+void NameTable::push_frame() {
+  frames_.emplace_back();
+}
 
 void NameTable::pop_frame() {
   if (frames_.size() <= 1) return;
@@ -62,11 +76,13 @@ const std::string& NameTable::define(const ir::Object* node, std::string_view hi
   return define_in_frame(frames_.size() - 1, node, hint);
 }
 
-const std::string& NameTable::define_in_frame(size_t index, const ir::Object* node, std::string_view hint) {
+const std::string& NameTable::define_in_frame(size_t index, const ir::Object* node,
+                                              std::string_view hint) {
   if (index >= frames_.size()) index = frames_.size() - 1;
   std::string base(hint);
   for (char& c : base) {
-    bool ok = c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    bool ok =
+        c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
     if (!ok) c = '_';
   }
   if (base.empty()) base = "v";

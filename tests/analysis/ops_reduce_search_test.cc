@@ -245,10 +245,11 @@ TEST_CASE("unique: values alone, along an axis, and with index outputs") {
                  "R.unique(x, R.prim_value(1), R.prim_value(0), R.prim_value(0), R.prim_value(0), "
                  "R.prim_value(-1))")
             .sinfo == R"(R.Tensor(dtype="float32", ndim=2))");
-  CHECK(infer_op(R"(x: R.Tensor((3, 4), "int32"))",
-                 "R.unique(x, R.prim_value(1), R.prim_value(1), R.prim_value(0), R.prim_value(1))")
-            .sinfo ==
-        R"(R.Tuple(R.Tensor(dtype="int32", ndim=1), R.Tensor(dtype="int64", ndim=1), R.Tensor(dtype="int64", ndim=1)))");
+  CHECK(
+      infer_op(R"(x: R.Tensor((3, 4), "int32"))",
+               "R.unique(x, R.prim_value(1), R.prim_value(1), R.prim_value(0), R.prim_value(1))")
+          .sinfo ==
+      R"(R.Tuple(R.Tensor(dtype="int32", ndim=1), R.Tensor(dtype="int64", ndim=1), R.Tensor(dtype="int64", ndim=1)))");
   CHECK(infer_op(R"(x: R.Tensor((), "float32"))",
                  "R.unique(x, R.prim_value(1), R.prim_value(0), R.prim_value(0), R.prim_value(0))")
             .sinfo == R"(R.Tensor((1,), dtype="float32"))");

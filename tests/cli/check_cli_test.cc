@@ -1,8 +1,8 @@
 // End-to-end tests of `relax check`: exit codes (0 clean or warnings, 1 errors or warnings with
 // --warnings-as-errors, 2 usage and I/O errors), directory walking, standard input, the output
-// formats, and the golden outputs of tests/golden/check_cli (each NAME.relax has NAME.FORMAT.expected
-// for the formats text, json, sarif and github; a first line `# args: ...` adds arguments).
-// RELAX_UPDATE_GOLDEN=1 rewrites the expectations.
+// formats, and the golden outputs of tests/golden/check_cli (each NAME.relax has
+// NAME.FORMAT.expected for the formats text, json, sarif and github; a first line `# args: ...`
+// adds arguments). RELAX_UPDATE_GOLDEN=1 rewrites the expectations.
 #include <unistd.h>
 
 #include <catch2/catch.hpp>

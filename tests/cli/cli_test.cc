@@ -13,7 +13,8 @@ const char* kStaticAdd =
     "# from tvm.script import relax as R\n"
     "\n"
     "@R.function\n"
-    "def main(a: R.Tensor((4, 8), dtype=\"float32\"), b: R.Tensor((4, 8), dtype=\"float32\")) -> R.Tensor((4, 8), dtype=\"float32\"):\n"
+    "def main(a: R.Tensor((4, 8), dtype=\"float32\"), b: R.Tensor((4, 8), dtype=\"float32\")) -> "
+    "R.Tensor((4, 8), dtype=\"float32\"):\n"
     "    c: R.Tensor((4, 8), dtype=\"float32\") = R.add(a, b)\n"
     "    return c\n";
 }  // namespace
@@ -48,7 +49,9 @@ TEST_CASE("relax print reads stdin and prints canonical text") {
 }
 
 TEST_CASE("relax print reports syntax errors with position and exits 1") {
-  std::string bad = "@R.function\ndef main(x: R.Tensor((4,), \"float32\")) -> R.Tensor((4,), \"float32\")\n    return x\n";
+  std::string bad =
+      "@R.function\ndef main(x: R.Tensor((4,), \"float32\")) -> R.Tensor((4,), \"float32\")\n    "
+      "return x\n";
   auto r = run_command({kRelax, "--color", "never", "print", "-"}, bad);
   CHECK(r.exit_code == 1);
   CHECK(r.err.find("<stdin>:2:") != std::string::npos);
@@ -73,9 +76,10 @@ TEST_CASE("relax print writes the inferred struct info of every binding") {
   auto r = run_command({kRelax, "print", "-"}, text);
   CHECK(r.exit_code == 0);
   CHECK(r.err.empty());
-  CHECK(r.out.find("    y: R.Tensor((n, 4), dtype=\"float32\") = R.add(x, x)\n") != std::string::npos);
-  CHECK(r.out.find("-> R.Tuple(R.Tensor((\"n\", 4), dtype=\"float32\"), R.Tensor((\"n\", 4), dtype=\"float32\")):") !=
+  CHECK(r.out.find("    y: R.Tensor((n, 4), dtype=\"float32\") = R.add(x, x)\n") !=
         std::string::npos);
+  CHECK(r.out.find("-> R.Tuple(R.Tensor((\"n\", 4), dtype=\"float32\"), R.Tensor((\"n\", 4), "
+                   "dtype=\"float32\")):") != std::string::npos);
 }
 
 TEST_CASE("relax print reports inference errors and exits 1") {

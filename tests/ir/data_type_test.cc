@@ -6,9 +6,9 @@
 using relax::ir::DataType;
 
 TEST_CASE("dtype strings round-trip") {
-  for (const char* name : {"float32", "float16", "bfloat16", "int64", "int32", "int8", "uint8", "bool", "void",
-                           "handle", "float32x4", "int8x16", "uint1xvscalex4", "float8_e4m3fn", "float8_e5m2",
-                           "float4_e2m1fn", "int4x8", "float64"}) {
+  for (const char* name : {"float32", "float16", "bfloat16", "int64", "int32", "int8", "uint8",
+                           "bool", "void", "handle", "float32x4", "int8x16", "uint1xvscalex4",
+                           "float8_e4m3fn", "float8_e5m2", "float4_e2m1fn", "int4x8", "float64"}) {
     auto t = DataType::parse(name);
     REQUIRE(t.has_value());
     CHECK(t->str() == name);

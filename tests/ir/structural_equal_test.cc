@@ -11,7 +11,8 @@ using namespace relax::ir;
 namespace {
 
 // fn(x: Tensor((n, 4), f32)) -> add(x, x), built with the given names.
-Ref<Function> make_fn(const std::string& xname, const std::string& nname, int64_t dim = 4, Span span = {}) {
+Ref<Function> make_fn(const std::string& xname, const std::string& nname, int64_t dim = 4,
+                      Span span = {}) {
   auto n = make<tir::Var>(nname, DataType::Int64());
   auto x = make<Var>(xname, tensor_sinfo({n, tir::int64(dim)}, DataType::Float32()));
   x->span = span;

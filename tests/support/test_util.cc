@@ -26,13 +26,15 @@ void write_file(const std::filesystem::path& path, const std::string& text) {
   out << text;
 }
 
-std::vector<std::filesystem::path> list_files(const std::filesystem::path& dir, const std::string& suffix) {
+std::vector<std::filesystem::path> list_files(const std::filesystem::path& dir,
+                                              const std::string& suffix) {
   std::vector<std::filesystem::path> out;
   if (!std::filesystem::exists(dir)) return out;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
     if (!entry.is_regular_file()) continue;
     std::string name = entry.path().filename().string();
-    if (name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+    if (name.size() >= suffix.size() &&
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
       out.push_back(entry.path());
     }
   }
@@ -49,8 +51,12 @@ std::optional<std::filesystem::path> shared_dir() {
   return std::nullopt;
 }
 
-std::filesystem::path source_dir() { return RELAX_SOURCE_DIR; }
-std::filesystem::path tests_dir() { return RELAX_TESTS_DIR; }
+std::filesystem::path source_dir() {
+  return RELAX_SOURCE_DIR;
+}
+std::filesystem::path tests_dir() {
+  return RELAX_TESTS_DIR;
+}
 
 bool update_golden() {
   const char* env = std::getenv("RELAX_UPDATE_GOLDEN");
@@ -66,7 +72,8 @@ CommandResult run_command(const std::vector<std::string>& argv, const std::strin
     dup2(in_pipe[0], 0);
     dup2(out_pipe[1], 1);
     dup2(err_pipe[1], 2);
-    for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) close(fd);
+    for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]})
+      close(fd);
     std::vector<char*> args;
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
@@ -104,8 +111,10 @@ CommandResult run_command(const std::vector<std::string>& argv, const std::strin
       } else if (p.revents & (POLLIN | POLLHUP | POLLERR)) {
         ssize_t n = read(p.fd, buf, sizeof(buf));
         if (n <= 0) {
-          if (p.fd == out_pipe[0]) out_open = false;
-          else err_open = false;
+          if (p.fd == out_pipe[0])
+            out_open = false;
+          else
+            err_open = false;
         } else {
           (p.fd == out_pipe[0] ? result.out : result.err).append(buf, static_cast<size_t>(n));
         }

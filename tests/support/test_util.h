@@ -13,7 +13,8 @@ std::string read_file(const std::filesystem::path& path);
 void write_file(const std::filesystem::path& path, const std::string& text);
 
 // Files under `dir` (recursively) whose name ends with `suffix`, sorted.
-std::vector<std::filesystem::path> list_files(const std::filesystem::path& dir, const std::string& suffix);
+std::vector<std::filesystem::path> list_files(const std::filesystem::path& dir,
+                                              const std::string& suffix);
 
 // The shared data folder, or nullopt when it is absent (tests then skip themselves).
 std::optional<std::filesystem::path> shared_dir();

@@ -33,14 +33,18 @@ TEST_CASE("conformance files print back exactly") {
     ir::DiagnosticBag diags;
     auto result = syntax::parse_text(text, path.string(), diags);
     if (diags.has_errors()) ++with_errors;
-    std::string printed = result.is_module_class ? syntax::print_module(*result.module) : syntax::print_functions(*result.module);
-    if (printed == text) ++exact;
-    else failures.push_back(path.filename().string());
+    std::string printed = result.is_module_class ? syntax::print_module(*result.module)
+                                                 : syntax::print_functions(*result.module);
+    if (printed == text)
+      ++exact;
+    else
+      failures.push_back(path.filename().string());
   }
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::cout << "conformance: " << exact << " / " << files.size() << " files print back exactly ("
-            << (100.0 * static_cast<double>(exact) / static_cast<double>(files.size())) << "%), " << with_errors
-            << " with diagnostics, " << seconds << " s\n";
-  for (size_t i = 0; i < failures.size() && i < 20; ++i) std::cout << "  differs: " << failures[i] << "\n";
+            << (100.0 * static_cast<double>(exact) / static_cast<double>(files.size())) << "%), "
+            << with_errors << " with diagnostics, " << seconds << " s\n";
+  for (size_t i = 0; i < failures.size() && i < 20; ++i)
+    std::cout << "  differs: " << failures[i] << "\n";
   CHECK(exact >= kMinimumExact);
 }

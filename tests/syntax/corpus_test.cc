@@ -50,9 +50,12 @@ std::vector<CorpusCase> parse_corpus(const std::string& file, const std::string&
     // Name, then optional attribute lines (":error", ":skip", ...), then the closing rule.
     while (i < lines.size() && !is_rule(lines[i], '=')) {
       const std::string& l = lines[i];
-      if (l.rfind(":error", 0) == 0) c.expect_error = true;
-      else if (l.rfind(":skip", 0) == 0) c.skip = true;
-      else if (!l.empty() && l[0] != ':' && c.name.empty()) c.name = l;
+      if (l.rfind(":error", 0) == 0)
+        c.expect_error = true;
+      else if (l.rfind(":skip", 0) == 0)
+        c.skip = true;
+      else if (!l.empty() && l[0] != ':' && c.name.empty())
+        c.name = l;
       ++i;
     }
     ++i;  // closing rule

@@ -10,10 +10,12 @@
 using namespace relax;
 
 namespace {
-std::string print(const syntax::FrontendResult& r, syntax::Profile profile = syntax::Profile::kLegacy) {
+std::string print(const syntax::FrontendResult& r,
+                  syntax::Profile profile = syntax::Profile::kLegacy) {
   syntax::PrintOptions options;
   options.profile = profile;
-  return r.is_module_class ? syntax::print_module(*r.module, options) : syntax::print_functions(*r.module, options);
+  return r.is_module_class ? syntax::print_module(*r.module, options)
+                           : syntax::print_functions(*r.module, options);
 }
 }  // namespace
 

@@ -72,8 +72,10 @@ TEST_CASE("PrimExpr arithmetic matches dtypes and folds constants") {
 
 TEST_CASE("syntax errors are reported with codes and positions") {
   ir::DiagnosticBag diags;
-  auto result = parse_text("@R.function\ndef f(x: R.Tensor((4,), \"float32\")) -> R.Tensor((4,), \"float32\")\n    return x\n",
-                           "missing_colon.relax", diags);
+  auto result = parse_text(
+      "@R.function\ndef f(x: R.Tensor((4,), \"float32\")) -> R.Tensor((4,), \"float32\")\n    "
+      "return x\n",
+      "missing_colon.relax", diags);
   REQUIRE(diags.has_errors());
   const auto& d = diags.items().front();
   CHECK((d.code == "E0101" || d.code == "E0102"));

@@ -16,7 +16,8 @@ namespace {
 std::string print(const syntax::FrontendResult& r, syntax::Profile profile) {
   syntax::PrintOptions options;
   options.profile = profile;
-  return r.is_module_class ? syntax::print_module(*r.module, options) : syntax::print_functions(*r.module, options);
+  return r.is_module_class ? syntax::print_module(*r.module, options)
+                           : syntax::print_functions(*r.module, options);
 }
 
 void check_golden(const std::filesystem::path& expected_path, const std::string& actual) {
@@ -57,7 +58,8 @@ TEST_CASE("golden diagnostics tests") {
     ir::DiagnosticBag diags;
     auto result = syntax::parse_text(test::read_file(path), path.filename().string(), diags);
     CHECK(diags.has_errors());
-    std::string actual = analysis::render_terminal(diags.items()) + "---\n" + print(result, syntax::Profile::kLegacy) + "\n";
+    std::string actual = analysis::render_terminal(diags.items()) + "---\n" +
+                         print(result, syntax::Profile::kLegacy) + "\n";
     check_golden(path.parent_path() / (path.stem().string() + ".expected"), actual);
   }
 }

@@ -276,22 +276,28 @@ def f(x: R.Tensor(("n",), "float32"), c: R.Tensor((), "bool")) -> R.Tensor(("n",
 TEST_CASE("diagnostics: deep nesting is refused, long operator chains are not") {
   std::string deep = "T.int64(1)";
   for (int i = 0; i < 5000; ++i) deep = "(" + deep + ")";
-  auto deep_errors = errors_of("@R.function\ndef f(x: R.Tensor((4,), \"float32\")):\n    y = "
-                               "R.prim_value(" + deep + ")\n    return x\n");
+  auto deep_errors = errors_of(
+      "@R.function\ndef f(x: R.Tensor((4,), \"float32\")):\n    y = "
+      "R.prim_value(" +
+      deep + ")\n    return x\n");
   REQUIRE(deep_errors.size() == 1);
   CHECK(deep_errors[0].rfind("E0242@3:", 0) == 0);
 
   // 20,000 terms: evaluated without a stack frame per term, and the value is right.
   std::string chain = "T.int64(0)";
   for (int i = 1; i < 20000; ++i) chain += " + T.int64(1)";
-  auto p = test::parse("@R.function\ndef f(x: R.Tensor((4,), \"float32\")):\n    y = "
-                       "R.prim_value(" + chain + ")\n    return y\n");
+  auto p = test::parse(
+      "@R.function\ndef f(x: R.Tensor((4,), \"float32\")):\n    y = "
+      "R.prim_value(" +
+      chain + ")\n    return y\n");
   CHECK(p.errors().empty());
   // An error inside a chain is reported once, at the failing term.
   std::string broken = "T.int64(0)";
   for (int i = 1; i < 3000; ++i) broken += i == 1500 ? " + undefined_name" : " + T.int64(1)";
-  auto broken_errors = errors_of("@R.function\ndef f(x: R.Tensor((4,), \"float32\")):\n    y = "
-                                 "R.prim_value(" + broken + ")\n    return x\n");
+  auto broken_errors = errors_of(
+      "@R.function\ndef f(x: R.Tensor((4,), \"float32\")):\n    y = "
+      "R.prim_value(" +
+      broken + ")\n    return x\n");
   REQUIRE(broken_errors.size() == 1);
   CHECK(broken_errors[0].rfind("E0201@3:", 0) == 0);
 }

@@ -118,13 +118,15 @@ TEST_CASE("shape_compute evaluates compound symbolic expressions into a slot", "
   b.declare_function("f", {"n"});
   auto i = [&](int64_t v) { return b.int_arg(v); };
   b.begin_function("f");  // f(n) = ((n + 1) * 3 floordiv -2, n >= 4)
-  int64_t heap = b.new_register(), out = b.new_register(), cmp = b.new_register(), tup = b.new_register();
+  int64_t heap = b.new_register(), out = b.new_register(), cmp = b.new_register(),
+          tup = b.new_register();
   b.emit_call("vm.builtin.alloc_shape_heap", {Arg::context(), i(3)}, heap);
   b.emit_call("vm.builtin.match_prim_value",
               {Arg::reg(0), Arg::reg(heap), i(1), i(0), b.string_arg("argument `n`")});
-  b.emit_call("vm.builtin.shape_compute", {Arg::reg(heap), i(1), i(1), i(0), i(0), i(1), i(2), i(0), i(0), i(3),
-                                           i(4), i(0), i(0), i(-2), i(5), i(0)});
-  b.emit_call("vm.builtin.shape_compute", {Arg::reg(heap), i(2), i(1), i(0), i(0), i(4), i(16), i(0)});
+  b.emit_call("vm.builtin.shape_compute", {Arg::reg(heap), i(1), i(1), i(0), i(0), i(1), i(2), i(0),
+                                           i(0), i(3), i(4), i(0), i(0), i(-2), i(5), i(0)});
+  b.emit_call("vm.builtin.shape_compute",
+              {Arg::reg(heap), i(2), i(1), i(0), i(0), i(4), i(16), i(0)});
   b.emit_call("vm.builtin.make_prim_value", {Arg::reg(heap), i(1), i(1)}, out);
   b.emit_call("vm.builtin.make_prim_value", {Arg::reg(heap), i(1), i(2)}, cmp);
   b.emit_call("vm.builtin.make_tuple", {Arg::reg(out), Arg::reg(cmp)}, tup);
@@ -146,7 +148,8 @@ TEST_CASE("shape_compute evaluates compound symbolic expressions into a slot", "
   REQUIRE(r2.ok());
   CHECK((*r2->as_tuple())[0].as_int() == -6);
   CHECK((*r2->as_tuple())[1].as_int() == 0);
-  CHECK(error_of(vm->invoke("bad", {Value(int64_t{1})})).find("division by zero") != std::string::npos);
+  CHECK(error_of(vm->invoke("bad", {Value(int64_t{1})})).find("division by zero") !=
+        std::string::npos);
 }
 
 // A function applying one check builtin to its argument.

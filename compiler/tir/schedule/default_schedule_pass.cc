@@ -10,8 +10,9 @@ Pass default_cpu_schedule_pass(const Target& target) {
   Pass p;
   p.name = "DefaultCPUSchedule";
   p.opt_level = 1;
-  p.doc = "Schedules unscheduled prim_funcs for the CPU: fused parallel outer loops, vectorized "
-          "inner loops";
+  p.doc =
+      "Schedules unscheduled prim_funcs for the CPU: fused parallel outer loops, vectorized "
+      "inner loops";
   p.fn = [target](ir::Ref<ir::IRModule> m, PassContext& ctx) {
     auto out = ir::make<ir::IRModule>();
     out->name = m->name;

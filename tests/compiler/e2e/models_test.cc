@@ -73,8 +73,8 @@ void check_close(const vm::Value& got, const std::vector<int64_t>& shape,
 }
 
 // y[b, o] = sum_k x[b, k] * w[k, o] + bias[o], optionally ReLU.
-std::vector<double> dense(const std::vector<double>& x, int64_t batch, int64_t in,
-                          const Array& w, const Array& bias, bool relu) {
+std::vector<double> dense(const std::vector<double>& x, int64_t batch, int64_t in, const Array& w,
+                          const Array& bias, bool relu) {
   int64_t out = w.shape[1];
   std::vector<double> y(static_cast<size_t>(batch * out));
   for (int64_t b = 0; b < batch; ++b)
@@ -93,8 +93,7 @@ TEST_CASE("e2e: the SimpleCNN example computes what a direct C++ model does") {
   vm::Module m = build_example("simple_cnn.relax");
   std::mt19937 rng(7);
   Array x = random_array({1, 3, 32, 32}, rng), w = random_array({16, 3, 3, 3}, rng),
-        b = random_array({16}, rng), fw = random_array({10, 16}, rng),
-        fb = random_array({10}, rng);
+        b = random_array({16}, rng), fw = random_array({10, 16}, rng), fb = random_array({10}, rng);
   auto r = m.invoke("main", {x.value(), w.value(), b.value(), fw.value(), fb.value()});
   INFO((r ? "" : r.error().message));
   REQUIRE(r);

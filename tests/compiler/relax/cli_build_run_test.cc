@@ -107,11 +107,11 @@ TEST_CASE("relax run compiles the prim_funcs with LLVM and runs them") {
   fs::path x = dir / "x.npy", y = dir / "y.npy", out = dir / "d.npy";
   std::vector<float> xs{1, 2, 3, 4}, ys{10, 20, 30, 40};
   std::vector<int64_t> shape{4};
-  REQUIRE(relax::vm::write_npy(x.string(), *relax::vm::tensor_from_bytes(shape, relax::vm::kFloat32,
-                                                                          xs.data()))
+  REQUIRE(relax::vm::write_npy(x.string(),
+                               *relax::vm::tensor_from_bytes(shape, relax::vm::kFloat32, xs.data()))
               .ok());
-  REQUIRE(relax::vm::write_npy(y.string(), *relax::vm::tensor_from_bytes(shape, relax::vm::kFloat32,
-                                                                          ys.data()))
+  REQUIRE(relax::vm::write_npy(y.string(),
+                               *relax::vm::tensor_from_bytes(shape, relax::vm::kFloat32, ys.data()))
               .ok());
   // d = ((x + y) + (x + y) + x) + y = 3x + 3y
   auto r = run_command(
@@ -124,8 +124,8 @@ TEST_CASE("relax run compiles the prim_funcs with LLVM and runs them") {
   CHECK(std::vector<float>(p, p + 4) == std::vector<float>{33, 66, 99, 132});
   // --trace writes every call as a Chrome trace event.
   fs::path trace = dir / "trace.json";
-  auto t = run_command({kRelax, "run", golden("chain").string(), x.string(), y.string(),
-                        "--trace", trace.string()});
+  auto t = run_command(
+      {kRelax, "run", golden("chain").string(), x.string(), y.string(), "--trace", trace.string()});
   INFO(t.err);
   REQUIRE(t.exit_code == 0);
   std::string events = relax::test::read_file(trace);
