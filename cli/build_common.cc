@@ -7,9 +7,11 @@
 
 namespace relax::cli {
 
-ir::Ref<ir::IRModule> load_relax_module(const std::string& path) {
+ir::Ref<ir::IRModule> load_relax_module(const std::string& path, int& exit_code) {
+  exit_code = kExitUsage;
   auto text = read_input(path);
   if (!text) return nullptr;
+  exit_code = kExitInputErrors;
   ir::DiagnosticBag diags;
   syntax::FrontendResult result = syntax::parse_text(std::move(*text), display_name(path), diags);
   if (!diags.has_errors()) analysis::normalize_module(*result.module, diags);

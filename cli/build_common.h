@@ -10,7 +10,8 @@
 
 namespace relax::cli {
 
-// Parses and normalizes `path`; null (diagnostics printed) when the input has errors.
-ir::Ref<ir::IRModule> load_relax_module(const std::string& path);
+// Parses and normalizes `path`; null (diagnostics printed) when it cannot be read or has errors,
+// with `exit_code` set to kExitUsage (I/O) or kExitInputErrors.
+ir::Ref<ir::IRModule> load_relax_module(const std::string& path, int& exit_code);
 
 }  // namespace relax::cli

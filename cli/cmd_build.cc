@@ -77,8 +77,9 @@ Runner add_build_command(CLI::App& app) {
         }
       }
     }
-    auto module = load_relax_module(o->input);
-    if (!module) return kExitInputErrors;
+    int load_exit = kExitOk;
+    auto module = load_relax_module(o->input, load_exit);
+    if (!module) return load_exit;
     compiler::PassContext ctx;
     if (!o->params.empty()) {
       compiler::relax_passes::ParamMap params;

@@ -186,8 +186,9 @@ Runner add_run_command(CLI::App& app) {
         print_error(error);
         return kExitUsage;
       }
-      auto module = load_relax_module(o->input);
-      if (!module) return kExitInputErrors;
+      int load_exit = kExitOk;
+      auto module = load_relax_module(o->input, load_exit);
+      if (!module) return load_exit;
       func = ir::as_relax_function(module->lookup(o->func));
       if (!func) {
         print_error("the module has no Relax function `" + o->func + "`");

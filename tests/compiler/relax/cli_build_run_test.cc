@@ -143,6 +143,12 @@ TEST_CASE("relax run compiles the prim_funcs with LLVM and runs them") {
   REQUIRE(d2.ok());
   const float* p2 = (*d2)->data_as<float>();
   CHECK(std::vector<float>(p2, p2 + 4) == std::vector<float>{33, 66, 99, 132});
+  // A missing file is an I/O error: exit 2 for build and run alike.
+  for (const char* cmd : {"build", "run"}) {
+    auto missing = run_command({kRelax, cmd, (dir / "missing.relax").string()});
+    CHECK(missing.exit_code == 2);
+    CHECK(missing.err.find("cannot open") != std::string::npos);
+  }
   // An op without a legalization cannot run: E0780 names it.
   auto op = run_command({kRelax, "run", golden("unlegalized").string(), "--random"});
   CHECK(op.exit_code == 1);
