@@ -11,115 +11,16 @@
 #include "analysis/ops/op_registry.h"
 #include "compiler/legalize/legalize.h"
 #include "compiler/tir_eval/tir_eval.h"
-#include "tests/compiler/legalize/legalize_test_util.h"
+#include "tests/compiler/legalize/numerics_groups.h"
+#include "tests/compiler/legalize/numerics_util.h"
 
 using namespace relax;
 using namespace relax::legalize_test;
-using ir::DataType;
-using Shape = std::vector<int64_t>;
-using Values = std::vector<double>;
 
-namespace {
-
-const DataType F32 = DataType::Float32();
-std::set<std::string> g_tested;  // ops whose numerics were checked
-
-int64_t numel(const Shape& s) {
-  return std::accumulate(s.begin(), s.end(), int64_t{1}, std::multiplies<>());
-}
-
-Shape unravel(int64_t flat, const Shape& s) {
-  Shape idx(s.size());
-  for (size_t d = s.size(); d-- > 0;) {
-    idx[d] = flat % s[d];
-    flat /= s[d];
-  }
-  return idx;
-}
-
-int64_t ravel(const Shape& idx, const Shape& s) {
-  int64_t f = 0;
-  for (size_t d = 0; d < s.size(); ++d) f = f * s[d] + idx[d];
-  return f;
-}
-
-// The element of `a` that numpy broadcasting maps to output index `oi`.
-double bget(const HostArray& a, const Shape& oi) {
-  Shape idx;
-  size_t off = oi.size() - a.shape.size();
-  for (size_t d = 0; d < a.shape.size(); ++d) idx.push_back(a.shape[d] == 1 ? 0 : oi[d + off]);
-  return a.get(ravel(idx, a.shape));
-}
-
-std::string dims(const Shape& s) {
-  std::string t = "(";
-  for (size_t k = 0; k < s.size(); ++k) t += (k ? ", " : "") + std::to_string(s[k]);
-  return t + (s.size() == 1 ? ",)" : ")");
-}
-
-std::string tensor(const Shape& s, DataType t = F32) {
-  return "R.Tensor(" + dims(s) + ", \"" + t.str() + "\")";
-}
-
-struct Case {
-  std::string op;                 // registry name, for the coverage list
-  std::string call;               // the call text, arguments x0, x1, ...
-  std::vector<HostArray> inputs;  // one per parameter
-  DataType out_dtype = F32;
-  Shape out_shape;
-  std::function<Values(const std::vector<HostArray>&)> ref;
-  double rtol = 1e-5;
-  double atol = 1e-6;
-};
-
-void check(const Case& c) {
-  std::string params;
-  for (size_t k = 0; k < c.inputs.size(); ++k)
-    params += (k ? ", " : "") + std::string("x") + std::to_string(k) + ": " +
-              tensor(c.inputs[k].shape, c.inputs[k].dtype);
-  std::string src = "@I.ir_module\nclass Module:\n    @R.function\n    def main(" + params +
-                    "):\n        y = " + c.call + "\n        return y\n";
-  INFO(src);
-  auto r = legalize_text(src);
-  INFO(r.text);
-  auto func = called_prim_func(*r.module);
-  // Ops like zeros_like take no tensor argument in their PrimFunc.
-  std::vector<HostArray> inputs(
-      c.inputs.begin(), c.inputs.begin() + static_cast<std::ptrdiff_t>(func->params.size() - 1));
-  auto got = run_func(*func, inputs, c.out_dtype, c.out_shape);
-  std::string diff = compare(got, c.ref(c.inputs), c.rtol, c.atol);
-  CHECK(diff == "");
-  g_tested.insert(c.op);
-}
-
-HostArray rnd(Shape s, uint32_t seed, double lo = -2, double hi = 2, DataType t = F32) {
-  return random_array(t, std::move(s), lo, hi, seed);
-}
-
-Values map1(const HostArray& x, const std::function<double(double)>& f) {
-  Values out;
-  for (int64_t k = 0; k < x.size(); ++k) out.push_back(f(x.get(k)));
-  return out;
-}
-
-Values map2(const HostArray& a, const HostArray& b, const Shape& out,
-            const std::function<double(double, double)>& f) {
-  Values v;
-  for (int64_t k = 0; k < numel(out); ++k) {
-    Shape oi = unravel(k, out);
-    v.push_back(f(bget(a, oi), bget(b, oi)));
-  }
-  return v;
-}
-
-double sigmoid(double v) {
-  return 1 / (1 + std::exp(-v));
-}
-
-}  // namespace
+namespace relax::legalize_test {
 
 // legalize numerics: unary math and activations
-static void unary_cases() {
+void unary_cases() {
   struct U {
     const char* op;
     std::function<double(double)> f;
@@ -248,7 +149,7 @@ static void unary_cases() {
 }
 
 // legalize numerics: binary arithmetic and comparisons with broadcasting
-static void binary_cases() {
+void binary_cases() {
   struct B {
     const char* op;
     std::function<double(double, double)> f;
@@ -403,7 +304,7 @@ Values ref_reduce(const HostArray& x, const std::vector<int64_t>& axes, double i
 }  // namespace
 
 // legalize numerics: reductions
-static void reduction_cases() {
+void reduction_cases() {
   auto add = [](double a, double b) { return a + b; };
   HostArray x = rnd({2, 3, 4}, 300, 0.5, 1.5);
   struct R {
@@ -506,7 +407,7 @@ Values ref_matmul(const HostArray& a, const HostArray& b, const Shape& out) {
 }  // namespace
 
 // legalize numerics: matmul, batched and 1-D
-static void matmul_cases() {
+void matmul_cases() {
   Case m2{"relax.matmul",
           "R.matmul(x0, x1)",
           {rnd({3, 5}, 400), rnd({5, 4}, 401)},
@@ -571,7 +472,7 @@ static void matmul_cases() {
 }
 
 // legalize numerics: softmax, log_softmax, layer_norm, rms_norm
-static void softmax_norm_cases() {
+void softmax_norm_cases() {
   HostArray x = rnd({2, 3, 4}, 500, -3, 3);
   auto softmax_ref = [](const HostArray& in, int axis, bool log) {
     Values out(static_cast<size_t>(in.size()));
@@ -661,7 +562,7 @@ Values gather(const HostArray& x, const Shape& out, const std::function<Shape(co
 }  // namespace
 
 // legalize numerics: manipulation and indexing
-static void manipulation_cases() {
+void manipulation_cases() {
   HostArray x = rnd({2, 3, 4}, 600);
   auto same_flat = [](const std::vector<HostArray>& in) {
     return map1(in[0], [](double v) { return v; });
@@ -792,7 +693,7 @@ static void manipulation_cases() {
 }
 
 // legalize numerics: creation ops
-static void creation_cases() {
+void creation_cases() {
   auto constant = [](double c, int64_t n) {
     return [c, n](const std::vector<HostArray>&) { return Values(size_t(n), c); };
   };
@@ -868,7 +769,7 @@ Values ref_pool(const HostArray& x, Shape out, int64_t k, int64_t s, int64_t p, 
 }  // namespace
 
 // legalize numerics: conv2d and pooling (NCHW)
-static void conv_pool_cases() {
+void conv_pool_cases() {
   HostArray x = rnd({1, 3, 6, 6}, 800);
   check({"relax.nn.conv2d",
          "R.nn.conv2d(x0, x1)",
@@ -1059,7 +960,7 @@ static void conv_pool_cases() {
 }
 
 // legalize numerics: remaining creation, search, scan and indexing ops
-static void misc_cases() {
+void misc_cases() {
   const DataType I64 = DataType::Int64();
   HostArray x = rnd({3, 4}, 900);
   check({"relax.ewise_fma",
@@ -1273,7 +1174,7 @@ static void misc_cases() {
 }
 
 // legalize numerics: tuple results (split, dropout) and gathers
-static void tuple_gather_cases() {
+void tuple_gather_cases() {
   // Runs the PrimFunc of `call` on `inputs` with one output array per field of `outs`.
   auto run_multi = [](const std::string& params, const std::string& call,
                       std::vector<HostArray> inputs, std::vector<HostArray> outs) {
@@ -1308,12 +1209,12 @@ static void tuple_gather_cases() {
     Values want(x6.f.begin() + k * 4, x6.f.begin() + k * 4 + 4);
     CHECK(compare(thirds[static_cast<size_t>(k)], want) == "");
   }
-  g_tested.insert("relax.split");
+  tested_ops().insert("relax.split");
   auto drop = run_multi("x: " + tensor({2, 5}), "R.nn.dropout(x, rate=0.5)", {x},
                         {HostArray(F32, {2, 5}), HostArray(F32, {2, 5})});
   CHECK(compare(drop[0], x.f) == "");
   CHECK(compare(drop[1], Values(10, 1.0)) == "");
-  g_tested.insert("relax.nn.dropout");
+  tested_ops().insert("relax.nn.dropout");
 
   HostArray gi(DataType::Int64(), {2, 3});
   gi.i = {4, 0, -1, 1, 1, 2};
@@ -1426,7 +1327,7 @@ static void tuple_gather_cases() {
     CHECK(compare(outs[1], nm, 1e-5, 1e-6) == "");
     CHECK(compare(outs[2], nv, 1e-4, 1e-6) == "");
   }
-  g_tested.insert("relax.nn.batch_norm");
+  tested_ops().insert("relax.nn.batch_norm");
   check({"relax.nn.pixel_shuffle",
          "R.nn.pixel_shuffle(x0, upscale_factor=2)",
          {rnd({1, 8, 2, 3}, 952)},
@@ -1441,6 +1342,8 @@ static void tuple_gather_cases() {
            return v;
          }});
 }
+
+}  // namespace relax::legalize_test
 
 TEST_CASE("legalize numerics: tuple results and gathers") {
   tuple_gather_cases();
@@ -1483,20 +1386,11 @@ TEST_CASE("legalize numerics: conv2d and pooling (NCHW)") {
 }
 
 TEST_CASE("legalize numerics: every legalized op has a numerics check") {
-  g_tested.clear();
-  unary_cases();
-  binary_cases();
-  reduction_cases();
-  matmul_cases();
-  softmax_norm_cases();
-  manipulation_cases();
-  creation_cases();
-  conv_pool_cases();
-  misc_cases();
-  tuple_gather_cases();
+  tested_ops().clear();
+  all_numerics_groups();
   std::vector<std::string> missing;
   for (const auto& op : compiler::legalize::legalized_ops())
-    if (!g_tested.count(op)) missing.push_back(op);
+    if (!tested_ops().count(op)) missing.push_back(op);
   std::string list;
   for (const auto& m : missing) list += " " + m;
   INFO("legalized ops without a numerics case:" << list);
