@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
   add(add_passes_command);
   add(add_build_command);
   add(add_run_command);
+  add(add_opt_command);
 
   try {
     app.parse(argc, argv);

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "analysis/well_formed.h"
+#include "compiler/tir/verify.h"
 #include "syntax/printer.h"
 
 namespace relax::compiler {
@@ -60,6 +61,14 @@ ir::Ref<ir::IRModule> run_pass(const Pass& pass, ir::Ref<ir::IRModule> module, P
   if (ctx.verify) {
     ir::DiagnosticBag found;
     analysis::check_well_formed(*result, found);
+    for (const auto& member : result->functions) {
+      if (auto f = ir::as_prim_func(member.func)) {
+        tir::VerifyOptions options;
+        options.cpu = false;  // thread bindings are checked by the target's code generator
+        options.func_name = member.gvar->name;
+        tir::verify_prim_func(*f, found, options);
+      }
+    }
     for (auto& d : found.items()) {
       d.message = "after pass " + pass.name + ": " + d.message;
       ctx.diagnostics().items().push_back(d);

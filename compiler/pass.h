@@ -35,8 +35,13 @@ class PassContext {
   std::vector<std::string> print_before;
   std::vector<std::string> print_after;
   bool time_passes = false;
-  // Run the well-formedness check after every pass (on by default in debug builds).
+  // After every pass, check the module's well-formedness and verify its prim_funcs (on by
+  // default in debug builds).
+#ifdef NDEBUG
   bool verify = false;
+#else
+  bool verify = true;
+#endif
   std::ostream* log = nullptr;         // where instruments print (stderr when null)
   ir::DiagnosticBag* diags = nullptr;  // where passes report; null means a private bag
   // Free-form options ("tir.disable_vectorize" -> "1", "relax.FuseOps.max_depth" -> "256").

@@ -1,8 +1,8 @@
 // The default build pipeline, in one place. CPU (llvm) follows TVM's default_build_pipeline
 // (SEMANTICS.md §4.2) without the steps that are no-ops on CPU (DispatchSampling/SortScan,
 // RewriteCUDAGraph) and with the VM shape lowering done by VM codegen:
-//   LegalizeOps -> DefaultCPUSchedule -> LambdaLift -> ToNonDataflow -> RemovePurityChecking ->
-//   CallTIRRewrite -> StaticPlanBlockMemory
+//   LegalizeOps -> FoldConstant -> DeadCodeElimination -> DefaultCPUSchedule -> LambdaLift ->
+//   ToNonDataflow -> RemovePurityChecking -> CallTIRRewrite -> StaticPlanBlockMemory
 //   -> LowerAllocTensor -> KillAfterLastUse -> LowerRuntimeBuiltin
 // CanonicalizeBindings and DeadCodeElimination run first at opt level 1 and above.
 #include "compiler/pipeline.h"
@@ -36,6 +36,12 @@ Pass default_pipeline(const Target& target) {
   // R.reshape stays a call: LowerRuntimeBuiltin makes it a zero-copy view (vm.builtin.reshape),
   // where TVM legalizes it to a copy kernel and RewriteDataflowReshape undoes that.
   passes.push_back(legalize::legalize_ops_pass({"relax.reshape"}));
+  // Computations on constants only (a transpose of a bound weight) run once, at compile time;
+  // DeadCodeElimination then drops the bindings and kernels they leave unused.
+  Pass fold = fold_constant_pass();
+  fold.opt_level = 1;
+  passes.push_back(fold);
+  passes.push_back(dce);
   // Untuned kernels get the default CPU schedule (parallel + vectorized); user-scheduled ones
   // are kept. TIR lowering itself runs in LLVM code generation.
   if (target.kind == Target::Kind::kLLVM) passes.push_back(tir::default_cpu_schedule_pass(target));

@@ -12,4 +12,6 @@ list(APPEND RELAX_COMPILER_SOURCES
   relax/bind_params.cc
   relax/lambda_lift.cc
   relax/remove_purity_checking.cc
+  relax/annotate_tir_op_pattern.cc
+  relax/fold_constant.cc
 )

@@ -3,6 +3,7 @@
 list(APPEND RELAX_COMPILER_SOURCES
   tir/util.cc
   tir/verify.cc
+  tir/op_pattern.cc
   tir/lower.cc
   tir/lower_init_block.cc
   tir/convert_blocks_to_opaque.cc

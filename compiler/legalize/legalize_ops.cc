@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "analysis/arith/substitute.h"
+#include "analysis/normalize.h"
 #include "analysis/ops/op_registry.h"
 #include "compiler/legalize/legalize_impl.h"
 #include "ir/structural_equal.h"
@@ -420,7 +421,10 @@ Pass legalize_ops_pass(std::vector<std::string> keep) {
   p.opt_level = 0;
   p.doc = "Replace calls of Relax ops with known shapes by call_tir of TIR PrimFuncs";
   p.fn = [keep = std::move(keep)](Ref<ir::IRModule> m, PassContext& ctx) {
-    return legalize_module(*m, ctx.diagnostics(), keep);
+    auto out = legalize_module(*m, ctx.diagnostics(), keep);
+    // The new calls and the kernels' global vars get their struct info.
+    analysis::normalize_module(*out, ctx.diagnostics());
+    return out;
   };
   return p;
 }

@@ -18,6 +18,8 @@ Pass kill_after_last_use_pass();       // KillAfterLastUse
 Pass lower_runtime_builtin_pass();     // LowerRuntimeBuiltin
 Pass lambda_lift_pass();               // LambdaLift
 Pass remove_purity_checking_pass();    // RemovePurityChecking
+Pass annotate_tir_op_pattern_pass();   // AnnotateTIROpPattern
+Pass fold_constant_pass();             // FoldConstant
 
 void register_relax_passes();
 

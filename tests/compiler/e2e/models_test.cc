@@ -3,14 +3,18 @@
 // double precision (rtol 1e-4), with random inputs from a fixed seed.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "analysis/normalize.h"
 #include "compiler/build.h"
+#include "compiler/relax/bind_params.h"
 #include "syntax/frontend.h"
 #include "tests/support/test_util.h"
 #include "vm/runtime.h"
@@ -89,14 +93,10 @@ std::vector<double> dense(const std::vector<double>& x, int64_t batch, int64_t i
 
 }  // namespace
 
-TEST_CASE("e2e: the SimpleCNN example computes what a direct C++ model does") {
-  vm::Module m = build_example("simple_cnn.relax");
-  std::mt19937 rng(7);
-  Array x = random_array({1, 3, 32, 32}, rng), w = random_array({16, 3, 3, 3}, rng),
-        b = random_array({16}, rng), fw = random_array({10, 16}, rng), fb = random_array({10}, rng);
-  auto r = m.invoke("main", {x.value(), w.value(), b.value(), fw.value(), fb.value()});
-  INFO((r ? "" : r.error().message));
-  REQUIRE(r);
+// The seed's SimpleCNN in double precision: conv 3->16 (3x3, pad 1), bias, ReLU, global
+// average pool, linear 16->10.
+std::vector<double> simple_cnn_reference(const Array& x, const Array& w, const Array& b,
+                                         const Array& fw, const Array& fb) {
   std::vector<double> pooled(16, 0.0);
   for (int c = 0; c < 16; ++c)
     for (int y = 0; y < 32; ++y)
@@ -119,7 +119,61 @@ TEST_CASE("e2e: the SimpleCNN example computes what a direct C++ model does") {
       s += pooled[static_cast<size_t>(k)] * fw.data[static_cast<size_t>(o * 16 + k)];
     want.push_back(s);
   }
-  check_close(*r, {1, 10}, want);
+  return want;
+}
+
+TEST_CASE("e2e: the SimpleCNN example computes what a direct C++ model does") {
+  vm::Module m = build_example("simple_cnn.relax");
+  std::mt19937 rng(7);
+  Array x = random_array({1, 3, 32, 32}, rng), w = random_array({16, 3, 3, 3}, rng),
+        b = random_array({16}, rng), fw = random_array({10, 16}, rng), fb = random_array({10}, rng);
+  auto r = m.invoke("main", {x.value(), w.value(), b.value(), fw.value(), fb.value()});
+  INFO((r ? "" : r.error().message));
+  REQUIRE(r);
+  check_close(*r, {1, 10}, simple_cnn_reference(x, w, b, fw, fb));
+}
+
+TEST_CASE("e2e: the SimpleCNN with its weights bound from a .safetensors file") {
+  // The seed's section 5.3: weights become constants of the module (BindParams), the transpose
+  // of fc_weight is computed at compile time (FoldConstant), the input is the only argument.
+  std::mt19937 rng(11);
+  Array x = random_array({1, 3, 32, 32}, rng), w = random_array({16, 3, 3, 3}, rng),
+        b = random_array({16}, rng), fw = random_array({10, 16}, rng), fb = random_array({10}, rng);
+  auto path = std::filesystem::temp_directory_path() /
+              ("relax_e2e_cnn_" + std::to_string(::getpid()) + ".safetensors");
+  REQUIRE(vm::write_safetensors(
+              path.string(),
+              {{"conv_weight", vm::tensor_from_bytes(w.shape, vm::kFloat32, w.data.data())},
+               {"conv_bias", vm::tensor_from_bytes(b.shape, vm::kFloat32, b.data.data())},
+               {"fc_weight", vm::tensor_from_bytes(fw.shape, vm::kFloat32, fw.data.data())},
+               {"fc_bias", vm::tensor_from_bytes(fb.shape, vm::kFloat32, fb.data.data())}})
+              .ok());
+  relax_passes::ParamMap params;
+  std::string error;
+  bool read = relax_passes::read_params(path.string(), params, error);
+  std::filesystem::remove(path);
+  INFO(error);
+  REQUIRE(read);
+  REQUIRE(params.size() == 4);
+
+  ir::DiagnosticBag diags;
+  auto file = test::source_dir() / "examples" / "simple_cnn.relax";
+  auto parsed = syntax::parse_text(test::read_file(file), file.string(), diags);
+  REQUIRE(parsed.module);
+  analysis::normalize_module(*parsed.module, diags);
+  PassContext ctx;
+  auto module = run_pass(relax_passes::bind_params_pass("main", params), parsed.module, ctx);
+  auto result = build(module, Target::host(), ctx);
+  REQUIRE(result.ok());
+  // No kernel transposes the bound fc_weight at run time.
+  for (const auto& [name, func] : result.prim_funcs)
+    CHECK(name.find("transpose") == std::string::npos);
+  auto m = vm::Module::from_parts(result.executable, result.kernels);
+  REQUIRE(m);
+  auto r = m->invoke("main", {x.value()});
+  INFO((r ? "" : r.error().message));
+  REQUIRE(r);
+  check_close(*r, {1, 10}, simple_cnn_reference(x, w, b, fw, fb));
 }
 
 TEST_CASE("e2e: the MLP example runs for several batch sizes (symbolic shapes)") {

@@ -1,0 +1,125 @@
+// `relax opt`: run named passes (or the default pipeline) on a .relax file and print the module
+// they produce, as LLVM's `opt` does for LLVM IR: the way to read one step of lowering, to try a
+// pass on its own, or to keep a lowered module as text.
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cli/build_common.h"
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "compiler/pipeline.h"
+#include "compiler/relax/bind_params.h"
+#include "syntax/printer.h"
+
+namespace relax::cli {
+
+Runner add_opt_command(CLI::App& app) {
+  struct Options {
+    std::string input;
+    std::string output;
+    std::vector<std::string> passes;
+    std::vector<std::string> print_before;
+    std::vector<std::string> print_after;
+    bool time_passes = false;
+    bool verify = true;
+    int opt_level = 2;
+    std::string params;
+    std::string func = "main";
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* cmd = app.add_subcommand(
+      "opt", "Run passes on a .relax file and print the resulting module (the printer's text)");
+  cmd->add_option("file", o->input, "Input .relax file, or - for standard input")->required();
+  cmd->add_option("-p,--passes", o->passes,
+                  "Passes to run, in order (comma-separated or repeated); `default` stands for "
+                  "the default build pipeline")
+      ->required()
+      ->delimiter(',');
+  cmd->add_option("-o,--output", o->output, "Write the module to this file instead of stdout");
+  cmd->add_option("--print-before", o->print_before,
+                  "Also print the IR before pass P (repeatable; `all` for every pass)");
+  cmd->add_option("--print-after", o->print_after,
+                  "Also print the IR after pass P (repeatable; `all` for every pass)");
+  cmd->add_flag("--time-passes", o->time_passes, "Print the time each pass took (stderr)");
+  cmd->add_flag("--verify,!--no-verify", o->verify,
+                "Check the module is well formed after every pass (default on)");
+  cmd->add_option("--opt-level", o->opt_level,
+                  "Passes (and pipeline steps) with a higher opt level are skipped (default 2)");
+  cmd->add_option("--params", o->params,
+                  "Bind the weights of a .safetensors file to parameters of --func first");
+  cmd->add_option("--func", o->func, "The function --params binds (default main)");
+  cmd->footer(
+      "Example: relax opt model.relax -p LegalizeOps,AnnotateTIROpPattern,FoldConstant\n"
+      "Run `relax passes` for the pass names.\nExit codes: 0 ok, 1 errors in the input or "
+      "reported by a pass, 2 usage or I/O errors.");
+  return [o]() -> int {
+    compiler::register_default_passes();
+    std::vector<compiler::Pass> passes;
+    for (const std::string& name : o->passes) {
+      if (name == "default") {
+        passes.push_back(compiler::default_pipeline(compiler::Target::host()));
+        continue;
+      }
+      const compiler::Pass* p = compiler::PassRegistry::global().find(name);
+      if (!p) {
+        print_error("unknown pass `" + name + "` (see `relax passes`)");
+        return kExitUsage;
+      }
+      passes.push_back(*p);
+    }
+    for (const auto* names : {&o->print_before, &o->print_after}) {
+      for (const std::string& n : *names) {
+        if (n != "all" && !compiler::PassRegistry::global().find(n)) {
+          print_error("unknown pass `" + n + "` (see `relax passes`)");
+          return kExitUsage;
+        }
+      }
+    }
+    int load_exit = kExitOk;
+    auto module = load_relax_module(o->input, load_exit);
+    if (!module) return load_exit;
+    compiler::PassContext ctx;
+    if (!o->params.empty()) {
+      compiler::relax_passes::ParamMap params;
+      std::string error;
+      if (!compiler::relax_passes::read_params(o->params, params, error)) {
+        print_error(error);
+        return kExitUsage;
+      }
+      module = compiler::run_pass(compiler::relax_passes::bind_params_pass(o->func, params), module,
+                                  ctx);
+    }
+    ctx.print_before = o->print_before;
+    ctx.print_after = o->print_after;
+    ctx.time_passes = o->time_passes;
+    ctx.verify = o->verify;
+    ctx.opt_level = o->opt_level;
+    ctx.log = &std::cerr;
+    for (const compiler::Pass& p : passes) {
+      if (ctx.diagnostics().has_errors() || !module) break;
+      module = compiler::run_pass(p, module, ctx);
+    }
+    if (o->time_passes) {
+      for (const auto& [name, seconds] : ctx.timings())
+        std::fprintf(stderr, "%-24s %10.3f ms\n", name.c_str(), seconds * 1e3);
+    }
+    print_diagnostics(ctx.diagnostics());
+    if (!module || ctx.diagnostics().has_errors()) return kExitInputErrors;
+    std::string text = syntax::print_module(*module);
+    if (o->output.empty()) {
+      std::cout << text;
+      return kExitOk;
+    }
+    std::ofstream out(o->output, std::ios::binary);
+    out << text;
+    out.close();
+    if (!out) {
+      print_error("cannot write " + o->output);
+      return kExitUsage;
+    }
+    return kExitOk;
+  };
+}
+
+}  // namespace relax::cli
