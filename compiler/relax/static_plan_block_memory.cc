@@ -1,21 +1,31 @@
 // StaticPlanBlockMemory: within one binding block, tensors allocated by builtin.alloc_tensor
-// with a static shape whose every use is in that same block, as an argument of a prim_func call
-// or as the value of an alias binding (`y = alloc`), get their memory from a storage block:
+// whose every use is in that same block, as an argument of a prim_func call (directly or
+// through R.vm.call_tir_dyn) or as the value of
+// an alias binding (`y = alloc`, or `y = R.reshape(alloc, shape)`: a view), get their memory from a
+// storage block:
 //   storage = R.memory.alloc_storage(R.shape([nbytes]), R.prim_value(0), R.str("global"),
 //   R.dtype(t)) alloc = R.memory.alloc_tensor(storage, R.prim_value(0), R.shape(dims), R.dtype(t))
-// A storage is reused by a later allocation of the same byte size once every tensor placed in
-// it is dead: the binding holding its last use (its own or an alias's) has been passed. Blocks
-// are planned independently, so storage allocated inside an if branch is used only there and
-// a tensor live across a branch is never planned.
-// Leaves alone (for LowerAllocTensor): tensors with symbolic shapes, tensors the function
-// returns, tensors used in another block, inside an if, a nested function, a tuple, or by any
-// call other than a prim_func call; every other binding.
+// A storage is free again once every tensor placed in it is dead: the binding holding its last
+// use (its own or an alias's) has been passed. A later allocation takes a free storage:
+//  - static sizes: the smallest free static storage that is large enough, else the largest one,
+//    which grows (storage is allocated once, before its first tensor, with the largest size any
+//    of its tensors needs; TVM's 1-D token allocator does the same);
+//  - symbolic sizes (`n * 2048` bytes): a free storage whose size is provably equal. With the
+//    function attribute `tir_var_upper_bound` ({"n": 1024}), a symbolic size whose variables
+//    all have bounds is planned as a static size, its largest value.
+// Blocks are planned independently, so storage allocated inside an if branch is used only there
+// and a tensor live across a branch is never planned.
+// Leaves alone (for LowerAllocTensor): tensors the function returns, tensors used in another
+// block, inside an if, a nested function, a tuple, or by any call other than a prim_func call;
+// every other binding.
 #include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "analysis/arith/analyzer.h"
 #include "compiler/relax/pass_util.h"
 #include "compiler/relax/passes.h"
+#include "ir/tir_visitor.h"
 #include "ir/visitor.h"
 
 namespace relax::compiler::relax_passes {
@@ -24,11 +34,28 @@ using namespace ir;
 
 namespace {
 
-bool is_prim_func_call(const Ref<Expr>& value, const IRModule& module) {
-  auto call = value.as_ptr<Call>();
-  if (!call) return false;
-  auto g = call->op.as_ptr<GlobalVar>();
+bool is_prim_func(const Ref<Expr>& callee, const IRModule& module) {
+  auto g = callee.as_ptr<GlobalVar>();
   return g && as_prim_func(module.lookup(g->name));
+}
+
+// The tensor arguments of a call of a prim_func, directly (`cls.f(a, b, out)`) or through
+// `R.vm.call_tir_dyn(cls.f, (a, b, out, R.shape([n])))`; null when `value` is neither.
+const std::vector<Ref<Expr>>* prim_func_call_args(const Ref<Expr>& value, const IRModule& module) {
+  auto call = value.as_ptr<Call>();
+  if (!call) return nullptr;
+  if (is_prim_func(call->op, module)) return &call->args;
+  if (is_op_call(value, "relax.vm.call_tir_dyn") && call->args.size() == 2 &&
+      is_prim_func(call->args[0], module)) {
+    if (auto tuple = call->args[1].as_ptr<Tuple>()) return &tuple->fields;
+  }
+  return nullptr;
+}
+
+// x for `R.reshape(x, shape)` with x a variable, else null.
+const Var* reshape_source(const Ref<Expr>& value) {
+  if (!is_op_call(value, "relax.reshape")) return nullptr;
+  return value.as_ptr<Call>()->args[0].as_ptr<Var>();
 }
 
 class Planner : public ExprMutator {
@@ -37,6 +64,15 @@ class Planner : public ExprMutator {
     std::vector<const Var*> uses;
     collect_used_vars(f->body, uses);
     for (const Var* v : uses) ++total_uses_[v];
+    if (auto bounds = f->attrs.find("tir_var_upper_bound").as<MapValue>()) {
+      for (const auto& [key, value] : bounds->entries) {
+        auto name = key.as<StringValue>();
+        std::optional<int64_t> bound;
+        if (auto i = value.as_ptr<IntValue>()) bound = i->value;
+        if (auto i = value.as_ptr<tir::IntImm>()) bound = i->value;
+        if (name && bound) upper_bounds_[name->value] = *bound;
+      }
+    }
   }
 
   Ref<BindingBlock> mutate_binding_block(const Ref<BindingBlock>& block) override {
@@ -50,8 +86,12 @@ class Planner : public ExprMutator {
       if (auto v = value.as_ptr<Var>(); v && bs[i].is<VarBinding>()) {
         direct[v].push_back(i);
         alias_of[bs[i]->var.get()] = v;
-      } else if (is_prim_func_call(value, module_)) {
-        for (const auto& a : value.as_ptr<Call>()->args) {
+      } else if (auto src = reshape_source(value); src && bs[i].is<VarBinding>()) {
+        // R.reshape is a view of its input's memory (LowerRuntimeBuiltin): an alias.
+        direct[src].push_back(i);
+        alias_of[bs[i]->var.get()] = src;
+      } else if (auto args = prim_func_call_args(value, module_)) {
+        for (const auto& a : *args) {
           if (auto v = a.as_ptr<Var>()) direct[v].push_back(i);
         }
       }
@@ -64,7 +104,7 @@ class Planner : public ExprMutator {
     };
     // Tokens: an allocation and its aliases; plannable when every member's uses are direct.
     struct Token {
-      int64_t nbytes;
+      Size size;
       size_t last_use;
       bool plannable = true;
     };
@@ -76,10 +116,11 @@ class Planner : public ExprMutator {
         auto call = bs[i]->value.as_ptr<Call>();
         auto shape = call->args[0].as_ptr<ShapeExpr>();
         auto dt = call->args[1].as_ptr<DataTypeImm>();
-        std::optional<int64_t> n = shape ? static_elements(shape->values) : std::nullopt;
-        if (!n || !dt) continue;
+        if (!shape || !dt) continue;
+        std::optional<Size> size = size_of(shape->values, element_bytes(dt->value));
+        if (!size) continue;
         root[var] = var;
-        tokens[var] = Token{*n * element_bytes(dt->value), i, true};
+        tokens[var] = Token{*size, i, true};
       } else if (auto it = alias_of.find(var); it != alias_of.end() && root.count(it->second)) {
         root[var] = root[it->second];
       }
@@ -95,47 +136,60 @@ class Planner : public ExprMutator {
     for (const auto& [v, t] : tokens) any |= t.plannable;
     if (!any) return b;
 
-    // Walk the block: place planned allocations, free storage after last uses.
+    // Assign storage: walk the block, take a free storage for each planned allocation, free
+    // storage after the last use of its tensors.
     struct Storage {
+      Size size;
+      size_t first = 0;  // the binding of its first tensor, where it is allocated
       Ref<Var> var;
-      int64_t nbytes = 0;
     };
-    std::vector<Storage> free_list;
-    std::unordered_map<size_t, std::vector<Storage>> release_after;
+    std::vector<Storage> storages;
+    std::vector<size_t> free_list;  // indices into storages
+    std::unordered_map<size_t, std::vector<size_t>> release_after;
+    std::unordered_map<size_t, size_t> storage_of;  // binding index -> storage
+    for (size_t i = 0; i < bs.size(); ++i) {
+      auto tok = tokens.find(bs[i]->var.get());
+      if (tok != tokens.end() && tok->second.plannable) {
+        const Size& need = tok->second.size;
+        std::optional<size_t> pick = take_free(storages, free_list, need);
+        if (!pick) {
+          storages.push_back(Storage{need, i, make<Var>(names_.fresh("storage"))});
+          pick = storages.size() - 1;
+        }
+        storage_of[i] = *pick;
+        release_after[tok->second.last_use].push_back(*pick);
+      }
+      if (auto it = release_after.find(i); it != release_after.end())
+        free_list.insert(free_list.end(), it->second.begin(), it->second.end());
+    }
+    if (storage_of.empty()) return b;
+
+    // Emit: each storage before its first tensor, with the largest size it serves.
     std::vector<Ref<Binding>> out;
     for (size_t i = 0; i < bs.size(); ++i) {
-      const Var* var = bs[i]->var.get();
-      auto tok = tokens.find(var);
-      if (tok != tokens.end() && tok->second.plannable) {
-        auto call = bs[i]->value.as<Call>();
-        Storage storage;
-        auto reuse = std::find_if(free_list.begin(), free_list.end(),
-                                  [&](const Storage& s) { return s.nbytes == tok->second.nbytes; });
-        if (reuse != free_list.end()) {
-          storage = *reuse;
-          free_list.erase(reuse);
-        } else {
-          storage = {make<Var>(names_.fresh("storage")), tok->second.nbytes};
-          auto alloc =
-              op_call("relax.memory.alloc_storage",
-                      {make<ShapeExpr>(std::vector<Ref<tir::PrimExpr>>{tir::int64(storage.nbytes)}),
-                       make<PrimValue>(tir::int64(0)), make<StringImm>("global"), call->args[1]});
-          out.push_back(make<VarBinding>(storage.var, alloc));
-        }
-        auto tensor =
-            op_call("relax.memory.alloc_tensor",
-                    {storage.var, make<PrimValue>(tir::int64(0)), call->args[0], call->args[1]});
-        tensor->span = call->span;
-        auto nb = make<VarBinding>(bs[i]->var, tensor);
-        nb->span = bs[i]->span;
-        out.push_back(nb);
-        release_after[tok->second.last_use].push_back(storage);
-      } else {
+      auto at = storage_of.find(i);
+      if (at == storage_of.end()) {
         out.push_back(bs[i]);
+        continue;
       }
-      if (auto it = release_after.find(i); it != release_after.end()) {
-        free_list.insert(free_list.end(), it->second.begin(), it->second.end());
+      const Storage& storage = storages[at->second];
+      auto call = bs[i]->value.as<Call>();
+      if (storage.first == i) {
+        Ref<tir::PrimExpr> nbytes =
+            storage.size.bytes ? tir::int64(*storage.size.bytes) : storage.size.expr;
+        auto alloc =
+            op_call("relax.memory.alloc_storage",
+                    {make<ShapeExpr>(std::vector<Ref<tir::PrimExpr>>{nbytes}),
+                     make<PrimValue>(tir::int64(0)), make<StringImm>("global"), call->args[1]});
+        out.push_back(make<VarBinding>(storage.var, alloc));
       }
+      auto tensor =
+          op_call("relax.memory.alloc_tensor",
+                  {storage.var, make<PrimValue>(tir::int64(0)), call->args[0], call->args[1]});
+      tensor->span = call->span;
+      auto nb = make<VarBinding>(bs[i]->var, tensor);
+      nb->span = bs[i]->span;
+      out.push_back(nb);
     }
     auto n = make<BindingBlock>(std::move(out), b->is_dataflow);
     n->span = b->span;
@@ -143,9 +197,82 @@ class Planner : public ExprMutator {
   }
 
  private:
+  // A size in bytes: a constant, or a symbolic expression.
+  struct Size {
+    std::optional<int64_t> bytes;
+    Ref<tir::PrimExpr> expr;
+  };
+
+  // The bytes of a tensor of `dims`: constant, bounded by tir_var_upper_bound, or symbolic.
+  std::optional<Size> size_of(const std::vector<Ref<tir::PrimExpr>>& dims, int64_t elem_bytes) {
+    if (auto n = static_elements(dims)) return Size{*n * elem_bytes, nullptr};
+    Ref<tir::PrimExpr> bytes = tir::int64(elem_bytes);
+    for (const auto& d : dims)
+      bytes = make<tir::BinaryOp>(ObjectKind::kMul, DataType::Int64(), bytes, d);
+    bytes = analyzer_.simplify(bytes);
+    // Variables of the size and their upper bounds, if every one has one.
+    struct Vars : tir::Visitor {
+      std::vector<Ref<tir::Var>> found;
+      void visit_var(const Ref<tir::Var>& v) override { found.push_back(v); }
+    } vars;
+    vars.visit_expr(bytes);
+    bool bounded = !upper_bounds_.empty();
+    analysis::arith::Analyzer bound_analyzer;
+    for (const auto& v : vars.found) {
+      auto it = upper_bounds_.find(v->name);
+      if (it == upper_bounds_.end()) {
+        bounded = false;
+        break;
+      }
+      bound_analyzer.update_bound(v, {0, it->second});
+    }
+    if (bounded) {
+      auto range = bound_analyzer.const_int_bound(bytes);
+      if (range.max_value != analysis::arith::ConstIntBound::kPosInf && range.max_value >= 0)
+        return Size{range.max_value, nullptr};
+    }
+    return Size{std::nullopt, bytes};
+  }
+
+  // A free storage for `need` (removed from the free list), or nullopt.
+  template <class Storage>
+  std::optional<size_t> take_free(std::vector<Storage>& storages, std::vector<size_t>& free_list,
+                                  const Size& need) {
+    std::optional<size_t> best;  // index into free_list
+    if (need.bytes) {
+      // The smallest that fits, else the largest (which grows).
+      std::optional<size_t> fits, largest;
+      for (size_t k = 0; k < free_list.size(); ++k) {
+        const Size& have = storages[free_list[k]].size;
+        if (!have.bytes) continue;
+        if (*have.bytes >= *need.bytes) {
+          if (!fits || *have.bytes < *storages[free_list[*fits]].size.bytes) fits = k;
+        } else if (!largest || *have.bytes > *storages[free_list[*largest]].size.bytes) {
+          largest = k;
+        }
+      }
+      best = fits ? fits : largest;
+      if (best) {
+        Size& have = storages[free_list[*best]].size;
+        have.bytes = std::max(*have.bytes, *need.bytes);
+      }
+    } else {
+      for (size_t k = 0; k < free_list.size() && !best; ++k) {
+        const Size& have = storages[free_list[k]].size;
+        if (have.expr && analyzer_.can_prove_equal(have.expr, need.expr)) best = k;
+      }
+    }
+    if (!best) return std::nullopt;
+    size_t index = free_list[*best];
+    free_list.erase(free_list.begin() + static_cast<std::ptrdiff_t>(*best));
+    return index;
+  }
+
   NameSupply names_;
   const IRModule& module_;
   std::unordered_map<const Var*, size_t> total_uses_;
+  std::unordered_map<std::string, int64_t> upper_bounds_;
+  analysis::arith::Analyzer analyzer_;
 };
 
 }  // namespace
@@ -154,7 +281,7 @@ Pass static_plan_block_memory_pass() {
   Pass p;
   p.name = "StaticPlanBlockMemory";
   p.opt_level = 0;
-  p.doc = "Places static-shape tensors local to a block in reusable storage blocks";
+  p.doc = "Places tensors local to a block in reusable storage blocks (static, symbolic, bounded)";
   p.fn = [](Ref<IRModule> m, PassContext& ctx) {
     return map_relax_functions(m, ctx, [&](const Ref<Function>& f) {
       Planner planner(f, *m);
