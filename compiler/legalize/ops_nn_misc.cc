@@ -1,0 +1,356 @@
+// Legalizations of attention (BSNH query/key/value, optional bias, scale and causal mask, as
+// TVM's _te_attention: scores, scale, bias, [masked] softmax, weighted sum of the values),
+// image.resize2d (NCHW; nearest_neighbor and linear with topi's coordinate transformations and
+// rounding), the losses nll_loss and cross_entropy_with_logits (topi's nll_loss and TVM's
+// -sum(x * y) / N) and the gradients nll_loss_backward and take_backward (a scatter-add written
+// as a masked reduction over the indices). Unsupported attribute values are reported (E0742).
+#include <cmath>
+
+#include "compiler/legalize/legalize_impl.h"
+
+namespace relax::compiler::legalize {
+
+using ir::DataType;
+using ir::ObjectKind;
+using namespace te;  // NOLINT
+
+namespace {
+
+Expr neg(const Expr& v, DataType dt) {
+  return sub(const_of(dt, 0), v);
+}
+
+bool attention(Ctx& c) {
+  if (c.call.attrs.find("window_size")) return c.unsupported("window_size");
+  std::optional<double> scale;
+  if (c.call.attrs.find("scale")) {
+    double v = c.float_attr("scale", std::nan(""));
+    if (std::isnan(v)) return c.unsupported("a non-constant scale");
+    scale = v;
+  }
+  std::string mask = c.str_attr("causal_mask", "");
+  if (!mask.empty() && mask != "TopLeft" && mask != "BottomRight")
+    return c.unsupported("causal_mask \"" + mask + "\"");
+  auto q = c.input(0);
+  auto k = c.input(1);
+  auto v = c.input(2);
+  std::optional<Tensor> bias;
+  if (c.call.args.size() >= 4) {
+    bias = c.input(3);
+    if (!bias) return false;
+  }
+  auto shape = c.out_shape();
+  if (!q || !k || !v || !shape) return false;
+  Tensor qt = *q, kt = *k, vt = *v;
+  DataType dt = c.out_dtype();
+  const Exprs &qs = qt.shape(), &ks = kt.shape(), &vs = vt.shape();
+  for (const Exprs* s : {&ks, &vs}) {
+    auto a = ir::tir::as_const_int(qs[2]), b = ir::tir::as_const_int((*s)[2]);
+    if (!a || !b || *a != *b)
+      return c.unsupported("key/value heads that differ from the query's (or are symbolic)");
+  }
+  Exprs sshape{qs[0], qs[2], qs[1], ks[1]};  // (B, N, Sq, Sk)
+  c.name = "attention";
+  Tensor score = c.b.reduce(
+      sshape, {qs[3]}, ReduceKind::kSum, dt, "T_batch_matmul_NT",
+      [&](const Exprs& i, const Exprs& r) {
+        return mul(cast(dt, qt({i[0], i[2], i[1], r[0]})), cast(dt, kt({i[0], i[3], i[1], r[0]})));
+      });
+  Expr offset = i64(0);
+  if (mask == "BottomRight") offset = max(sub(qs[1], ks[1]), sub(ks[1], qs[1]));
+  auto keep = [&](const Exprs& i) { return cmp(ObjectKind::kLE, i[3], add(i[2], offset)); };
+  Tensor p = c.b.compute(
+      sshape, dt, "T_scaled",
+      [&](const Exprs& i) {
+        Expr s = score(i);
+        s = scale ? mul(s, const_of(dt, *scale)) : div(s, call1("tir.sqrt", cast(dt, qs[3])));
+        if (bias) s = add(s, cast(dt, broadcast_load(*bias, i, sshape)));
+        if (!mask.empty()) s = select(keep(i), s, const_of(dt, 0));
+        return s;
+      },
+      "ax");
+  auto drop_last = [](const Exprs& i) { return Exprs{i[0], i[1], i[2]}; };
+  Exprs rows{qs[0], qs[2], qs[1]};
+  Tensor mx = c.b.reduce(rows, {ks[1]}, ReduceKind::kMax, dt, "T_softmax_maxelem",
+                         [&](const Exprs& i, const Exprs& r) {
+                           return p({i[0], i[1], i[2], r[0]});
+                         });
+  Tensor e = c.b.compute(
+      sshape, dt, "T_softmax_exp",
+      [&](const Exprs& i) {
+        Expr ex = call1("tir.exp", sub(p(i), mx(drop_last(i))));
+        return mask.empty() ? ex : select(keep(i), ex, const_of(dt, 0));
+      },
+      "ax");
+  Tensor sum = c.b.reduce(rows, {ks[1]}, ReduceKind::kSum, dt, "T_softmax_expsum",
+                          [&](const Exprs& i, const Exprs& r) {
+                            return e({i[0], i[1], i[2], r[0]});
+                          });
+  Tensor a = c.b.compute(
+      sshape, dt, "T_softmax_norm", [&](const Exprs& i) { return div(e(i), sum(drop_last(i))); },
+      "ax");
+  c.out = c.b.reduce(
+      *shape, {ks[1]}, ReduceKind::kSum, dt, "T_attention", [&](const Exprs& i, const Exprs& r) {
+        return mul(a({i[0], i[2], i[1], r[0]}), cast(dt, vt({i[0], r[0], i[2], i[3]})));
+      });
+  return true;
+}
+
+bool resize2d(Ctx& c) {
+  if (c.str_attr("layout", "NCHW") != "NCHW") return c.unsupported("only NCHW is supported");
+  std::string method = c.str_attr("method", "linear");
+  std::string mode = c.str_attr("coordinate_transformation_mode", "half_pixel");
+  std::string rounding = c.str_attr("rounding_method", "round");
+  if (method != "nearest_neighbor" && method != "linear")
+    return c.unsupported("method \"" + method + "\"");
+  if (mode != "half_pixel" && mode != "align_corners" && mode != "asymmetric" &&
+      mode != "pytorch_half_pixel" && mode != "tf_half_pixel_for_nn")
+    return c.unsupported("coordinate_transformation_mode \"" + mode + "\"");
+  if (rounding.empty()) rounding = mode == "align_corners" ? "round" : "floor";
+  auto x = c.input(0);
+  auto shape = c.out_shape();
+  if (!x || !shape) return false;
+  Tensor xt = *x;
+  DataType dt = c.out_dtype();
+  const DataType f = DataType::Float32();
+  const Exprs& xs = xt.shape();
+  // topi's get_inx, in float32.
+  auto in_coord = [&](const Expr& o, const Expr& in, const Expr& out) {
+    Expr scale = div(cast(f, in), cast(f, out));
+    Expr ox = cast(f, o);
+    Expr half = const_of(f, 0.5);
+    if (mode == "half_pixel") return sub(mul(add(ox, half), scale), half);
+    if (mode == "pytorch_half_pixel")
+      return select(cmp(ObjectKind::kGT, out, i64(1)), sub(mul(add(ox, half), scale), half),
+                    const_of(f, 0));
+    if (mode == "tf_half_pixel_for_nn") return mul(add(ox, half), scale);
+    if (mode == "align_corners") {
+      if (ir::tir::is_const_int(out, 1)) return const_of(f, 0);
+      return mul(div(cast(f, sub(in, i64(1))), cast(f, sub(out, i64(1)))), ox);
+    }
+    return mul(scale, ox);  // asymmetric
+  };
+  auto clamp = [](const Expr& i, const Expr& extent) {
+    return max(min(i, sub(extent, i64(1))), i64(0));
+  };
+  auto to_index = [](const Expr& v) { return cast(DataType::Int64(), v); };
+  c.name = "resize2d";
+  c.out = c.b.compute(
+      *shape, dt, "resize",
+      [&](const Exprs& i) {
+        Expr iy = in_coord(i[2], xs[2], (*shape)[2]);
+        Expr ix = in_coord(i[3], xs[3], (*shape)[3]);
+        if (method == "nearest_neighbor") {
+          auto closest = [&](const Expr& v) {
+            if (rounding == "round") return to_index(call1("tir.round", v));
+            if (rounding == "round_prefer_floor")
+              return to_index(call1("tir.ceil", sub(v, const_of(f, 0.5))));
+            if (rounding == "round_prefer_ceil")
+              return to_index(call1("tir.floor", add(v, const_of(f, 0.5))));
+            if (rounding == "ceil") return to_index(call1("tir.ceil", sub(v, const_of(f, 1e-5))));
+            return to_index(call1("tir.floor", add(v, const_of(f, 1e-5))));  // floor
+          };
+          return cast(dt, xt({i[0], i[1], clamp(closest(iy), xs[2]), clamp(closest(ix), xs[3])}));
+        }
+        Expr y0 = to_index(call1("tir.floor", iy));
+        Expr x0 = to_index(call1("tir.floor", ix));
+        Expr yl = sub(iy, cast(f, y0));
+        Expr xl = sub(ix, cast(f, x0));
+        auto px = [&](int64_t dy, int64_t dx) {
+          return cast(f, xt({i[0], i[1], clamp(add_const(y0, dy), xs[2]),
+                             clamp(add_const(x0, dx), xs[3])}));
+        };
+        auto lerp = [&](const Expr& a, const Expr& b, const Expr& t) {
+          return add(mul(a, sub(const_of(f, 1), t)), mul(b, t));
+        };
+        Expr top = lerp(px(0, 0), px(0, 1), xl);
+        Expr bottom = lerp(px(1, 0), px(1, 1), xl);
+        return cast(dt, lerp(top, bottom, yl));
+      },
+      "i");
+  return true;
+}
+
+// The class a target index selects, and whether it counts (not ignore_index).
+struct Targets {
+  Tensor t;
+  int64_t ignore;
+  Expr cls(const Exprs& i) const { return cast(DataType::Int64(), t(i)); }
+  Expr valid(const Exprs& i) const { return cmp(ObjectKind::kNE, cls(i), i64(ignore)); }
+};
+
+// The prediction index of class `cls` at target index `i`: (n, cls, d1, ...) or (cls).
+Exprs pred_index(const Exprs& i, const Expr& cls) {
+  Exprs p;
+  if (i.empty()) return {cls};
+  p.push_back(i[0]);
+  p.push_back(cls);
+  p.insert(p.end(), i.begin() + 1, i.end());
+  return p;
+}
+
+bool nll_loss(Ctx& c) {
+  std::string reduction = c.str_attr("reduction", "mean");
+  if (reduction != "mean" && reduction != "sum" && reduction != "none")
+    return c.unsupported("reduction \"" + reduction + "\"");
+  auto pred = c.input(0);
+  auto tgt = c.input(1);
+  std::optional<Tensor> w;
+  if (c.call.args.size() >= 3) {
+    w = c.input(2);
+    if (!w) return false;
+  }
+  auto shape = c.out_shape();
+  if (!pred || !tgt || !shape) return false;
+  DataType dt = c.out_dtype();
+  Targets t{*tgt, c.int_attr("ignore_index", -100)};
+  auto weight = [&](const Exprs& i) { return w ? cast(dt, (*w)({t.cls(i)})) : const_of(dt, 1); };
+  auto term = [&](const Exprs& i) {
+    return if_then_else(t.valid(i),
+                        mul(neg(cast(dt, (*pred)(pred_index(i, t.cls(i)))), dt), weight(i)),
+                        const_of(dt, 0));
+  };
+  auto wterm = [&](const Exprs& i) { return if_then_else(t.valid(i), weight(i), const_of(dt, 0)); };
+  const Exprs& ts = tgt->shape();
+  c.name = "nll_loss";
+  if (reduction == "none" || ts.empty()) {
+    if (reduction == "mean" && ts.empty()) {
+      c.out =
+          c.b.compute({}, dt, "nll_loss", [&](const Exprs& i) { return div(term(i), wterm(i)); });
+    } else {
+      c.out = c.b.compute(ts, dt, "nll_loss", term);
+    }
+    return true;
+  }
+  Tensor num = c.b.reduce({}, ts, ReduceKind::kSum, dt, "nll_loss_sum",
+                          [&](const Exprs&, const Exprs& r) { return term(r); });
+  if (reduction == "sum") {
+    c.out = num;
+    return true;
+  }
+  Tensor den = c.b.reduce({}, ts, ReduceKind::kSum, dt, "nll_loss_weight_sum",
+                          [&](const Exprs&, const Exprs& r) { return wterm(r); });
+  c.out = c.b.compute({}, dt, "T_divide", [&](const Exprs&) { return div(num({}), den({})); });
+  return true;
+}
+
+bool cross_entropy_with_logits(Ctx& c) {
+  auto x = c.input(0);
+  auto y = c.input(1);
+  if (!x || !y) return false;
+  DataType dt = c.out_dtype();
+  const Exprs& xs = x->shape();
+  c.name = "cross_entropy_with_logits";
+  Tensor s =
+      c.b.reduce({}, xs, ReduceKind::kSum, dt, "T_multiply_red", [&](const Exprs&, const Exprs& r) {
+        return mul(cast(dt, (*x)(r)), cast(dt, broadcast_load(*y, r, xs)));
+      });
+  c.out = c.b.compute({}, dt, "T_divide", [&](const Exprs&) {
+    Expr v = neg(s({}), dt);
+    return xs.size() == 1 ? v : div(v, cast(dt, xs[0]));
+  });
+  return true;
+}
+
+// nll_loss_backward(output_grad, predictions, targets[, weights]): at the target class,
+// -output_grad * weight (output_grad over the summed weights for "mean"); 0 elsewhere.
+bool nll_loss_backward(Ctx& c) {
+  std::string reduction = c.str_attr("reduction", "mean");
+  if (reduction != "mean" && reduction != "sum" && reduction != "none")
+    return c.unsupported("reduction \"" + reduction + "\"");
+  auto og = c.input(0);
+  auto pred = c.input(1);
+  auto tgt = c.input(2);
+  std::optional<Tensor> w;
+  if (c.call.args.size() >= 4) {
+    w = c.input(3);
+    if (!w) return false;
+  }
+  auto shape = c.out_shape();
+  if (!og || !pred || !tgt || !shape) return false;
+  DataType dt = c.out_dtype();
+  Targets t{*tgt, c.int_attr("ignore_index", -100)};
+  auto wterm = [&](const Exprs& i) {
+    return if_then_else(t.valid(i), w ? cast(dt, (*w)({t.cls(i)})) : const_of(dt, 1),
+                        const_of(dt, 0));
+  };
+  const Exprs& ts = tgt->shape();
+  std::optional<Tensor> den;
+  if (reduction == "mean" && !ts.empty())
+    den = c.b.reduce({}, ts, ReduceKind::kSum, dt, "T_weight_sum",
+                     [&](const Exprs&, const Exprs& r) { return wterm(r); });
+  c.name = "nll_loss_backward";
+  c.out = c.b.compute(
+      *shape, dt, "pred_grad",
+      [&](const Exprs& i) {
+        // The target index of prediction index i: (n, d1, ...) or ().
+        Exprs ti;
+        if (i.size() > 1) {
+          ti.push_back(i[0]);
+          ti.insert(ti.end(), i.begin() + 2, i.end());
+        }
+        Expr cls = i.size() > 1 ? i[1] : i[0];
+        Expr g = cast(dt, (*og)(reduction == "none" ? ti : Exprs{}));
+        Expr wt = wterm(ti);
+        if (reduction == "mean") g = div(g, den ? (*den)({}) : wt);
+        return if_then_else(cmp(ObjectKind::kEQ, t.cls(ti), cls), neg(mul(g, wt), dt),
+                            const_of(dt, 0));
+      },
+      "ax");
+  return true;
+}
+
+// take_backward(output_grad, x, indices[, axis]): out[.., a, ..] = sum over index positions j
+// with indices[j] == a of output_grad[.., j, ..] (x flattened when axis is None).
+bool take_backward(Ctx& c) {
+  auto og = c.input(0);
+  auto x = c.input(1);
+  auto idx = c.input(2);
+  auto shape = c.out_shape();
+  if (!og || !x || !idx || !shape) return false;
+  DataType dt = c.out_dtype();
+  bool has_axis = c.call.attrs.find("axis").defined();
+  int64_t axis = norm_axis(c.int_attr("axis", 0), static_cast<int64_t>(shape->size()));
+  const Exprs& is = idx->shape();
+  const Exprs& xs = *shape;
+  auto pos = [&](const Exprs& i) {
+    if (has_axis) return i[static_cast<size_t>(axis)];
+    Expr flat = i64(0);
+    for (size_t d = 0; d < i.size(); ++d) flat = add(mul(flat, xs[d]), i[d]);
+    return flat;
+  };
+  auto term = [&](const Exprs& i, const Exprs& r) {
+    Exprs gi;
+    if (has_axis) {
+      gi.assign(i.begin(), i.begin() + axis);
+      gi.insert(gi.end(), r.begin(), r.end());
+      gi.insert(gi.end(), i.begin() + axis + 1, i.end());
+    } else {
+      gi = r;
+    }
+    return if_then_else(cmp(ObjectKind::kEQ, cast(DataType::Int64(), (*idx)(r)), pos(i)),
+                        cast(dt, (*og)(gi)), const_of(dt, 0));
+  };
+  c.name = "take_backward";
+  if (is.empty()) {
+    c.out = c.b.compute(
+        xs, dt, "T_take_grad", [&](const Exprs& i) { return term(i, {}); }, "ax");
+  } else {
+    c.out = c.b.reduce(xs, is, ReduceKind::kSum, dt, "T_take_grad", term);
+  }
+  return true;
+}
+
+}  // namespace
+
+void register_nn_misc(Table& t) {
+  t["relax.nn.attention"] = attention;
+  t["relax.nn.attention_bias"] = attention;
+  t["relax.image.resize2d"] = resize2d;
+  t["relax.nn.nll_loss"] = nll_loss;
+  t["relax.nn.cross_entropy_with_logits"] = cross_entropy_with_logits;
+  t["relax.grad.nll_loss_backward"] = nll_loss_backward;
+  t["relax.grad.take_backward"] = take_backward;
+}
+
+}  // namespace relax::compiler::legalize
