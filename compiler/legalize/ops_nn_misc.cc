@@ -50,7 +50,7 @@ bool attention(Ctx& c) {
       return c.unsupported("key/value heads that differ from the query's (or are symbolic)");
   }
   Exprs sshape{qs[0], qs[2], qs[1], ks[1]};  // (B, N, Sq, Sk)
-  c.name = "attention";
+  c.name = bias ? "attention_bias" : "attention";
   Tensor score = c.b.reduce(
       sshape, {qs[3]}, ReduceKind::kSum, dt, "T_batch_matmul_NT",
       [&](const Exprs& i, const Exprs& r) {

@@ -158,7 +158,7 @@ LegalizeFn adaptive_avg_pool_nd(size_t dims) {
 
 // max_pool2d_backward / avg_pool2d_backward (output_grad, data) -> a gradient shaped like data.
 // Element (y, x) receives from each window (oy, ox) that covers it: for max, the output gradient
-// when it is the window's first maximum; for avg, the output gradient over the element count.
+// when it is the window's first maximum; for avg, the output gradient over kh * kw.
 LegalizeFn pool2d_backward(bool is_max) {
   return [is_max](Ctx& c) {
     if (c.str_attr("layout", "NCHW") != "NCHW" || c.str_attr("out_layout", "NCHW") != "NCHW")
@@ -170,7 +170,8 @@ LegalizeFn pool2d_backward(bool is_max) {
     if (!size || !strides || !dil || !pad)
       return c.unsupported("pool_size, strides, dilation or padding of an unexpected length");
     if ((*dil)[0] != 1 || (*dil)[1] != 1) return c.unsupported("dilation (as topi's pool_grad)");
-    bool include_pad = c.bool_attr("count_include_pad", false);
+    // As TVM, whose legalization calls topi.nn.pool_grad without count_include_pad (topi's
+    // default True): avg windows always divide by kh * kw.
     auto og = c.input(0);
     auto x = c.input(1);
     auto shape = c.out_shape();
@@ -178,7 +179,6 @@ LegalizeFn pool2d_backward(bool is_max) {
     Tensor gt = *og, xt = *x;
     DataType dt = c.out_dtype();
     const Exprs& os = gt.shape();
-    const Exprs& xs = xt.shape();
     int64_t kh = (*size)[0], kw = (*size)[1], sh = (*strides)[0], sw = (*strides)[1];
     int64_t pt = pad->first[0], pl = pad->first[1];
     Tensor argidx;
@@ -220,15 +220,7 @@ LegalizeFn pool2d_backward(bool is_max) {
             g = if_then_else(cmp(ObjectKind::kEQ, argidx(o), add(mul(r[0], i64(kw)), r[1])), g,
                              const_of(dt, 0));
           } else {
-            Expr count = i64(kh * kw);
-            if (!include_pad) {
-              Expr hs = sub(scaled(oy, sh), i64(pt));
-              Expr ws = sub(scaled(ox, sw), i64(pl));
-              Expr hc = sub(min(add(hs, i64(kh)), xs[2]), max(hs, i64(0)));
-              Expr wc = sub(min(add(ws, i64(kw)), xs[3]), max(ws, i64(0)));
-              count = max(mul(hc, wc), i64(1));
-            }
-            g = div(g, cast(dt, count));
+            g = div(g, cast(dt, i64(kh * kw)));
           }
           return if_then_else(cond, g, const_of(dt, 0));
         });
