@@ -150,7 +150,18 @@ bool resize2d(Ctx& c) {
             if (rounding == "ceil") return to_index(call1("tir.ceil", sub(v, const_of(f, 1e-5))));
             return to_index(call1("tir.floor", add(v, const_of(f, 1e-5))));  // floor
           };
-          return cast(dt, xt({i[0], i[1], clamp(closest(iy), xs[2]), clamp(closest(ix), xs[3])}));
+          // topi: asymmetric nearest with a static integer upscale factor divides the output
+          // index by it (whatever the rounding method).
+          auto index = [&](const Expr& o, const Expr& v, const Expr& in, const Expr& out) {
+            auto a = ir::tir::as_const_int(in), b = ir::tir::as_const_int(out);
+            if (mode == "asymmetric" && a && b && *a > 0 && *b % *a == 0 &&
+                static_cast<double>(*b / *a) <= 1.0 / (1e-5 * static_cast<double>(*a) + 1e-5))
+              return floordiv(o, i64(*b / *a));
+            return closest(v);
+          };
+          Expr y = index(i[2], iy, xs[2], (*shape)[2]);
+          Expr x = index(i[3], ix, xs[3], (*shape)[3]);
+          return cast(dt, cast(f, xt({i[0], i[1], clamp(y, xs[2]), clamp(x, xs[3])})));
         }
         Expr y0 = to_index(call1("tir.floor", iy));
         Expr x0 = to_index(call1("tir.floor", ix));
