@@ -1,9 +1,10 @@
 // Legalizations of attention (BSNH query/key/value, optional bias, scale and causal mask, as
 // TVM's _te_attention: scores, scale, bias, [masked] softmax, weighted sum of the values),
-// image.resize2d (NCHW; nearest_neighbor and linear with topi's coordinate transformations and
-// rounding), the losses nll_loss and cross_entropy_with_logits (topi's nll_loss and TVM's
-// -sum(x * y) / N) and the gradients nll_loss_backward and take_backward (a scatter-add written
-// as a masked reduction over the indices). Unsupported attribute values are reported (E0742).
+// image.resize2d (NCHW; nearest_neighbor, linear and cubic with topi's coordinate
+// transformations and rounding), the losses nll_loss and cross_entropy_with_logits (topi's nll_loss
+// and TVM's -sum(x * y) / N) and the gradients nll_loss_backward and take_backward (a scatter-add
+// written as a masked reduction over the indices). Unsupported attribute values are reported
+// (E0742).
 #include <cmath>
 
 #include "compiler/legalize/legalize_impl.h"
@@ -101,8 +102,10 @@ bool resize2d(Ctx& c) {
   std::string method = c.str_attr("method", "linear");
   std::string mode = c.str_attr("coordinate_transformation_mode", "half_pixel");
   std::string rounding = c.str_attr("rounding_method", "round");
-  if (method != "nearest_neighbor" && method != "linear")
+  if (method != "nearest_neighbor" && method != "linear" && method != "cubic")
     return c.unsupported("method \"" + method + "\"");
+  double alpha = c.float_attr("cubic_alpha", -0.5);
+  bool exclude = c.int_attr("cubic_exclude", 0) != 0;
   if (mode != "half_pixel" && mode != "align_corners" && mode != "asymmetric" &&
       mode != "pytorch_half_pixel" && mode != "tf_half_pixel_for_nn")
     return c.unsupported("coordinate_transformation_mode \"" + mode + "\"");
@@ -162,6 +165,49 @@ bool resize2d(Ctx& c) {
           Expr y = index(i[2], iy, xs[2], (*shape)[2]);
           Expr x = index(i[3], ix, xs[3], (*shape)[3]);
           return cast(dt, cast(f, xt({i[0], i[1], clamp(y, xs[2]), clamp(x, xs[3])})));
+        }
+        if (method == "cubic") {
+          // topi: 4x4 neighbours weighted by the cubic spline of the fractional parts; with
+          // cubic_exclude, weights of neighbours outside the image are dropped and the rest
+          // renormalized.
+          auto weights = [&](const Expr& v, const Expr& base, const Expr& extent) {
+            Expr t = sub(v, call1("tir.floor", v));
+            Expr t2 = mul(t, t), t3 = mul(mul(t, t), t);
+            auto k = [&](double v) { return const_of(f, v); };
+            std::vector<Expr> w = {
+                mul(k(alpha), add(sub(t3, mul(k(2), t2)), t)),
+                add(sub(mul(k(alpha + 2), t3), mul(k(3 + alpha), t2)), k(1)),
+                sub(add(neg(mul(k(alpha + 2), t3), f), mul(k(3 + 2 * alpha), t2)),
+                    mul(k(alpha), t)),
+                add(mul(k(-alpha), t3), mul(k(alpha), t2))};
+            if (exclude) {
+              for (int64_t j = 0; j < 4; ++j) {
+                Expr outside = logical_or(cmp(ObjectKind::kLT, add_const(base, j - 1), i64(0)),
+                                          cmp(ObjectKind::kGT, add_const(base, j), extent));
+                w[static_cast<size_t>(j)] = select(outside, k(0), w[static_cast<size_t>(j)]);
+              }
+              Expr sum = add(add(add(w[0], w[1]), w[2]), w[3]);
+              for (auto& e : w) e = div(e, sum);
+            }
+            return w;
+          };
+          Expr y0 = to_index(call1("tir.floor", iy));
+          Expr x0 = to_index(call1("tir.floor", ix));
+          auto wy = weights(iy, y0, xs[2]);
+          auto wx = weights(ix, x0, xs[3]);
+          Expr value;
+          for (int64_t dy = 0; dy < 4; ++dy) {
+            Expr row;
+            for (int64_t dx = 0; dx < 4; ++dx) {
+              Expr p = cast(f, xt({i[0], i[1], clamp(add_const(y0, dy - 1), xs[2]),
+                                   clamp(add_const(x0, dx - 1), xs[3])}));
+              Expr term = mul(p, wx[static_cast<size_t>(dx)]);
+              row = row ? add(row, term) : term;
+            }
+            Expr term = mul(row, wy[static_cast<size_t>(dy)]);
+            value = value ? add(value, term) : term;
+          }
+          return cast(dt, value);
         }
         Expr y0 = to_index(call1("tir.floor", iy));
         Expr x0 = to_index(call1("tir.floor", ix));

@@ -471,7 +471,8 @@ Values ref_attention(const HostArray& q, const HostArray& k, const HostArray& v,
 
 // topi's resize2d of NCHW data (nearest_neighbor / linear) in double precision.
 Values ref_resize(const HostArray& x, int64_t OH, int64_t OW, const std::string& method,
-                  const std::string& mode, std::string rounding) {
+                  const std::string& mode, std::string rounding, double alpha = -0.5,
+                  bool exclude = false) {
   int64_t H = x.shape[2], W = x.shape[3];
   if (rounding.empty()) rounding = mode == "align_corners" ? "round" : "floor";
   auto coord = [&](int64_t o, int64_t in, int64_t out) {
@@ -501,6 +502,31 @@ Values ref_resize(const HostArray& x, int64_t OH, int64_t OW, const std::string&
       return;
     }
     int64_t y0 = int64_t(std::floor(iy)), x0 = int64_t(std::floor(ix));
+    if (method == "cubic") {
+      auto w = [&](double c, int64_t base, int64_t extent) {
+        double t = c - std::floor(c), a = alpha;
+        std::vector<double> r = {
+            a * (t * t * t - 2 * t * t + t), (a + 2) * t * t * t - (3 + a) * t * t + 1,
+            -(a + 2) * t * t * t + (3 + 2 * a) * t * t - a * t, -a * t * t * t + a * t * t};
+        if (exclude) {
+          double s = 0;
+          for (int64_t j = 0; j < 4; ++j) {
+            if (base + j - 1 < 0 || base + j - 1 >= extent) r[static_cast<size_t>(j)] = 0;
+            s += r[static_cast<size_t>(j)];
+          }
+          for (auto& e : r) e /= s;
+        }
+        return r;
+      };
+      auto wy = w(iy, y0, H), wx = w(ix, x0, W);
+      double acc = 0;
+      for (int64_t a = 0; a < 4; ++a)
+        for (int64_t b = 0; b < 4; ++b)
+          acc += wy[static_cast<size_t>(a)] * wx[static_cast<size_t>(b)] *
+                 at(o[0], o[1], y0 + a - 1, x0 + b - 1);
+      v.push_back(acc);
+      return;
+    }
     double yl = iy - y0, xl = ix - x0;
     double top = at(o[0], o[1], y0, x0) * (1 - xl) + at(o[0], o[1], y0, x0 + 1) * xl;
     double bot = at(o[0], o[1], y0 + 1, x0) * (1 - xl) + at(o[0], o[1], y0 + 1, x0 + 1) * xl;
@@ -630,6 +656,20 @@ void attention_loss_resize_cases() {
       {"nearest_neighbor", "align_corners", "round", 6, 7},
       {"nearest_neighbor", "align_corners", "", 3, 3},
   };
+  for (bool exclude : {false, true}) {
+    std::string call = std::string("R.image.resize2d(x0, R.shape([7, 3]), method=\"cubic\", ") +
+                       "cubic_alpha=-0.75, cubic_exclude=" + (exclude ? "1" : "0") + ")";
+    check({"relax.image.resize2d",
+           call,
+           {img},
+           F32,
+           {1, 2, 7, 3},
+           [exclude](const std::vector<HostArray>& in) {
+             return ref_resize(in[0], 7, 3, "cubic", "half_pixel", "", -0.75, exclude);
+           },
+           1e-4,
+           1e-5});
+  }
   for (const auto& r : rs) {
     std::string call = "R.image.resize2d(x0, R.shape([" + std::to_string(r.oh) + ", " +
                        std::to_string(r.ow) + "]), method=\"" + r.method +
@@ -761,7 +801,7 @@ TEST_CASE("legalize nn: attribute values without a legalization are reported as 
 class Module:
     @R.function
     def main(x: R.Tensor((1, 2, 4, 4), "float32"), w: R.Tensor((2, 2, 3, 3), "float32"), q: R.Tensor((1, 3, 4, 8), "float32"), k: R.Tensor((1, 3, 2, 8), "float32"), xh: R.Tensor((1, 4, 4, 2), "float32")):
-        a = R.image.resize2d(x, R.shape([6, 6]), method="cubic")
+        a = R.image.resize2d(x, R.shape([6, 6]), layout="NHWC")
         b = R.image.resize2d(x, R.shape([6, 6]), coordinate_transformation_mode="tf_crop_and_resize")
         c = R.nn.conv2d_transpose(xh, w, data_layout="NHWC")
         d = R.nn.attention(q, k, k)
