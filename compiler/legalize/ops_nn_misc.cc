@@ -1,10 +1,10 @@
 // Legalizations of attention (BSNH query/key/value, optional bias, scale and causal mask, as
 // TVM's _te_attention: scores, scale, bias, [masked] softmax, weighted sum of the values),
 // image.resize2d (NCHW; nearest_neighbor, linear and cubic with topi's coordinate
-// transformations and rounding), the losses nll_loss and cross_entropy_with_logits (topi's nll_loss
-// and TVM's -sum(x * y) / N) and the gradients nll_loss_backward and take_backward (a scatter-add
-// written as a masked reduction over the indices). Unsupported attribute values are reported
-// (E0742).
+// transformations, tf_crop_and_resize included, and rounding), the losses nll_loss and
+// cross_entropy_with_logits (topi's nll_loss and TVM's -sum(x * y) / N) and the gradients
+// nll_loss_backward and take_backward (a scatter-add written as a masked reduction over the
+// indices). Unsupported attribute values are reported (E0742).
 #include <cmath>
 
 #include "compiler/legalize/legalize_impl.h"
@@ -107,7 +107,8 @@ bool resize2d(Ctx& c) {
   double alpha = c.float_attr("cubic_alpha", -0.5);
   bool exclude = c.int_attr("cubic_exclude", 0) != 0;
   if (mode != "half_pixel" && mode != "align_corners" && mode != "asymmetric" &&
-      mode != "pytorch_half_pixel" && mode != "tf_half_pixel_for_nn")
+      mode != "pytorch_half_pixel" && mode != "tf_half_pixel_for_nn" &&
+      mode != "tf_crop_and_resize")
     return c.unsupported("coordinate_transformation_mode \"" + mode + "\"");
   if (rounding.empty()) rounding = mode == "align_corners" ? "round" : "floor";
   auto x = c.input(0);
@@ -118,11 +119,31 @@ bool resize2d(Ctx& c) {
   const DataType f = DataType::Float32();
   const Exprs& xs = xt.shape();
   // topi's get_inx, in float32.
-  auto in_coord = [&](const Expr& o, const Expr& in, const Expr& out) {
+  // roi (start_h, start_w, end_h, end_w) of tf_crop_and_resize.
+  std::vector<double> roi(4, 0.0);
+  if (auto arr = c.call.attrs.find("roi").as_ptr<ir::ArrayValue>(); arr && arr->items.size() == 4) {
+    for (size_t k = 0; k < 4; ++k) {
+      if (auto v = arr->items[k].as_ptr<ir::tir::FloatImm>())
+        roi[k] = v->value;
+      else if (auto fv = arr->items[k].as_ptr<ir::FloatValue>())
+        roi[k] = fv->value;
+    }
+  }
+  double extrapolation = c.float_attr("extrapolation_value", 0.0);
+  auto in_coord = [&](const Expr& o, const Expr& in, const Expr& out, size_t axis) {
     Expr scale = div(cast(f, in), cast(f, out));
     Expr ox = cast(f, o);
     Expr half = const_of(f, 0.5);
     if (mode == "half_pixel") return sub(mul(add(ox, half), scale), half);
+    if (mode == "tf_crop_and_resize") {
+      Expr start = const_of(f, roi[axis]), end = const_of(f, roi[axis + 2]);
+      Expr in1 = cast(f, sub(in, i64(1)));
+      Expr inside =
+          add(mul(start, in1), div(mul(mul(ox, sub(end, start)), in1), cast(f, sub(out, i64(1)))));
+      Expr single = mul(mul(const_of(f, 0.5), add(start, end)), in1);
+      if (auto n = ir::tir::as_const_int(out)) return *n > 1 ? inside : single;
+      return select(cmp(ObjectKind::kGT, out, i64(1)), inside, single);
+    }
     if (mode == "pytorch_half_pixel")
       return select(cmp(ObjectKind::kGT, out, i64(1)), sub(mul(add(ox, half), scale), half),
                     const_of(f, 0));
@@ -141,8 +162,18 @@ bool resize2d(Ctx& c) {
   c.out = c.b.compute(
       *shape, dt, "resize",
       [&](const Exprs& i) {
-        Expr iy = in_coord(i[2], xs[2], (*shape)[2]);
-        Expr ix = in_coord(i[3], xs[3], (*shape)[3]);
+        Expr iy = in_coord(i[2], xs[2], (*shape)[2], 0);
+        Expr ix = in_coord(i[3], xs[3], (*shape)[3], 1);
+        // tf_crop_and_resize: extrapolation_value outside the image.
+        auto finish = [&](const Expr& v) {
+          if (mode != "tf_crop_and_resize") return cast(dt, v);
+          auto beyond = [&](const Expr& coord, const Expr& extent) {
+            return logical_or(cmp(ObjectKind::kLT, coord, const_of(f, 0)),
+                              cmp(ObjectKind::kGT, coord, cast(f, sub(extent, i64(1)))));
+          };
+          return cast(dt, select(logical_or(beyond(ix, xs[3]), beyond(iy, xs[2])),
+                                 const_of(f, extrapolation), v));
+        };
         if (method == "nearest_neighbor") {
           auto closest = [&](const Expr& v) {
             if (rounding == "round") return to_index(call1("tir.round", v));
@@ -164,7 +195,7 @@ bool resize2d(Ctx& c) {
           };
           Expr y = index(i[2], iy, xs[2], (*shape)[2]);
           Expr x = index(i[3], ix, xs[3], (*shape)[3]);
-          return cast(dt, cast(f, xt({i[0], i[1], clamp(y, xs[2]), clamp(x, xs[3])})));
+          return finish(cast(f, xt({i[0], i[1], clamp(y, xs[2]), clamp(x, xs[3])})));
         }
         if (method == "cubic") {
           // topi: 4x4 neighbours weighted by the cubic spline of the fractional parts; with
@@ -207,7 +238,7 @@ bool resize2d(Ctx& c) {
             Expr term = mul(row, wy[static_cast<size_t>(dy)]);
             value = value ? add(value, term) : term;
           }
-          return cast(dt, value);
+          return finish(value);
         }
         Expr y0 = to_index(call1("tir.floor", iy));
         Expr x0 = to_index(call1("tir.floor", ix));
@@ -222,7 +253,7 @@ bool resize2d(Ctx& c) {
         };
         Expr top = lerp(px(0, 0), px(0, 1), xl);
         Expr bottom = lerp(px(1, 0), px(1, 1), xl);
-        return cast(dt, lerp(top, bottom, yl));
+        return finish(lerp(top, bottom, yl));
       },
       "i");
   return true;

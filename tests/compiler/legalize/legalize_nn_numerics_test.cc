@@ -472,11 +472,16 @@ Values ref_attention(const HostArray& q, const HostArray& k, const HostArray& v,
 // topi's resize2d of NCHW data (nearest_neighbor / linear) in double precision.
 Values ref_resize(const HostArray& x, int64_t OH, int64_t OW, const std::string& method,
                   const std::string& mode, std::string rounding, double alpha = -0.5,
-                  bool exclude = false) {
+                  bool exclude = false, std::vector<double> roi = {}, double extrapolation = 0) {
   int64_t H = x.shape[2], W = x.shape[3];
   if (rounding.empty()) rounding = mode == "align_corners" ? "round" : "floor";
-  auto coord = [&](int64_t o, int64_t in, int64_t out) {
+  auto coord = [&](int64_t o, int64_t in, int64_t out, size_t axis) {
     double scale = double(in) / double(out);
+    if (mode == "tf_crop_and_resize") {
+      double s = roi[axis], e = roi[axis + 2];
+      return out > 1 ? s * (in - 1) + o * (e - s) * (in - 1) / double(out - 1)
+                     : 0.5 * (s + e) * (in - 1);
+    }
     if (mode == "half_pixel") return (o + 0.5) * scale - 0.5;
     if (mode == "align_corners") return out > 1 ? double(in - 1) / double(out - 1) * o : 0.0;
     return scale * o;
@@ -488,7 +493,11 @@ Values ref_resize(const HostArray& x, int64_t OH, int64_t OW, const std::string&
   };
   Values v;
   for_each({x.shape[0], x.shape[1], OH, OW}, [&](const Shape& o) {
-    double iy = coord(o[2], H, OH), ix = coord(o[3], W, OW);
+    double iy = coord(o[2], H, OH, 0), ix = coord(o[3], W, OW, 1);
+    if (mode == "tf_crop_and_resize" && (iy < 0 || iy > H - 1 || ix < 0 || ix > W - 1)) {
+      v.push_back(extrapolation);
+      return;
+    }
     if (method == "nearest_neighbor") {
       // topi divides by a static integer upscale factor for asymmetric nearest.
       if (mode == "asymmetric" && OH % H == 0 && OW % W == 0) {
@@ -670,6 +679,23 @@ void attention_loss_resize_cases() {
            1e-4,
            1e-5});
   }
+  for (std::string method : {"linear", "nearest_neighbor"}) {
+    // roi (start_h, start_w, end_h, end_w) as float32 values, as the normalized attribute.
+    std::vector<double> roi = {double(0.1f), double(0.2f), double(0.9f), double(1.1f)};
+    check({"relax.image.resize2d",
+           "R.image.resize2d(x0, R.shape([5, 4]), roi=[0.1, 0.2, 0.9, 1.1], method=\"" + method +
+               "\", coordinate_transformation_mode=\"tf_crop_and_resize\", rounding_method=\"\", "
+               "extrapolation_value=-3.0)",
+           {img},
+           F32,
+           {1, 2, 5, 4},
+           [method, roi](const std::vector<HostArray>& in) {
+             return ref_resize(in[0], 5, 4, method, "tf_crop_and_resize", "", -0.5, false, roi,
+                               -3.0);
+           },
+           1e-5,
+           1e-5});
+  }
   for (const auto& r : rs) {
     std::string call = "R.image.resize2d(x0, R.shape([" + std::to_string(r.oh) + ", " +
                        std::to_string(r.ow) + "]), method=\"" + r.method +
@@ -802,7 +828,7 @@ class Module:
     @R.function
     def main(x: R.Tensor((1, 2, 4, 4), "float32"), w: R.Tensor((2, 2, 3, 3), "float32"), q: R.Tensor((1, 3, 4, 8), "float32"), k: R.Tensor((1, 3, 2, 8), "float32"), xh: R.Tensor((1, 4, 4, 2), "float32")):
         a = R.image.resize2d(x, R.shape([6, 6]), layout="NHWC")
-        b = R.image.resize2d(x, R.shape([6, 6]), coordinate_transformation_mode="tf_crop_and_resize")
+        b = R.nn.avg_pool2d(x, pool_size=[2, 2], dilation=[2, 2])
         c = R.nn.conv2d_transpose(xh, w, data_layout="NHWC")
         d = R.nn.attention(q, k, k)
         e = R.grad.max_pool2d_backward(x, x, pool_size=[1, 1], dilation=[2, 2])
