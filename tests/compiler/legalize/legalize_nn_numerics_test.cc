@@ -864,3 +864,29 @@ class Module:
                            "nll_loss", "max_pool2d_backward"})
     CHECK(r.text.find(std::string("R.call_tir(cls.") + name) != std::string::npos);
 }
+
+TEST_CASE("legalize nn: symbolic-shape PrimFuncs compute what the static ones do") {
+  auto r = legalize_text(R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor(("n", 2, "hh", "ww"), "float32"), w: R.Tensor((2, 3, 3, 3), "float32"), v: R.Tensor(("n", 2, "dd", "hh", "ww"), "float32"), q: R.Tensor(("n", "s", 2, 4), "float32"), k: R.Tensor(("n", "t", 2, 4), "float32")):
+        a = R.nn.conv2d_transpose(x, w, strides=[2, 2], padding=[1, 1], output_padding=[1, 0])
+        b = R.nn.max_pool3d(v, pool_size=[2, 2, 2], strides=[2, 2, 2], ceil_mode=True)
+        c = R.nn.attention(q, k, k, causal_mask="BottomRight")
+        return (a, b, c)
+)");
+  INFO(r.text);
+  REQUIRE(r.diags.empty());
+  HostArray x = rnd({1, 2, 3, 4}, 1001), w = rnd({2, 3, 3, 3}, 1002);
+  HostArray v = rnd({1, 2, 3, 5, 4}, 1003);
+  HostArray q = rnd({1, 3, 2, 4}, 1004), k = rnd({1, 5, 2, 4}, 1005);
+  auto a = run_func(*called_prim_func(*r.module, "main", 0), {x, w}, F32, {1, 3, 6, 7});
+  CHECK(compare(a, ref_conv_transpose(x, w, {1, 3, 6, 7}, {2, 2}, {1, 1}, {1, 1}, 1), 1e-5, 1e-5) ==
+        "");
+  auto b = run_func(*called_prim_func(*r.module, "main", 1), {v}, F32, {1, 2, 2, 3, 2});
+  CHECK(compare(b, ref_pool(v, {1, 2, 2, 3, 2}, {2, 2, 2}, {2, 2, 2}, {0, 0, 0}, {0, 0, 0},
+                            {1, 1, 1}, true, false)) == "");
+  auto c = run_func(*called_prim_func(*r.module, "main", 2), {q, k, k}, F32, {1, 3, 2, 4});
+  CHECK(compare(c, ref_attention(q, k, k, nullptr, 0.5, 2)) == "");
+}
