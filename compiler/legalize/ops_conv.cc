@@ -30,7 +30,10 @@ std::optional<std::pair<std::vector<int64_t>, std::vector<int64_t>>> spatial_pad
                                                                                      size_t dims) {
   auto p = c.ints("padding").value_or(std::vector<int64_t>(dims, 0));
   if (p.size() == 1) p.assign(dims, p[0]);
-  if (p.size() == dims) p.insert(p.end(), p.begin(), p.end());
+  if (p.size() == dims) {
+    std::vector<int64_t> same = p;  // the same padding after as before
+    p.insert(p.end(), same.begin(), same.end());
+  }
   if (p.size() != 2 * dims) return std::nullopt;
   return std::make_pair(std::vector<int64_t>(p.begin(), p.begin() + static_cast<long>(dims)),
                         std::vector<int64_t>(p.begin() + static_cast<long>(dims), p.end()));
