@@ -46,9 +46,10 @@ bool attention(Ctx& c) {
   DataType dt = c.out_dtype();
   const Exprs &qs = qt.shape(), &ks = kt.shape(), &vs = vt.shape();
   for (const Exprs* s : {&ks, &vs}) {
+    // As TVM's _te_attention, which reshapes K and V with the query's head count.
     auto a = ir::tir::as_const_int(qs[2]), b = ir::tir::as_const_int((*s)[2]);
-    if (!a || !b || *a != *b)
-      return c.unsupported("key/value heads that differ from the query's (or are symbolic)");
+    bool same = a && b ? *a == *b : qs[2].get() == (*s)[2].get();
+    if (!same) return c.unsupported("key/value head counts other than the query's");
   }
   Exprs sshape{qs[0], qs[2], qs[1], ks[1]};  // (B, N, Sq, Sk)
   c.name = bias ? "attention_bias" : "attention";

@@ -847,21 +847,22 @@ TEST_CASE("legalize nn: symbolic batch and spatial sizes legalize") {
 @I.ir_module
 class Module:
     @R.function
-    def main(x: R.Tensor(("n", 2, "hh", "ww"), "float32"), w: R.Tensor((2, 3, 3, 3), "float32"), v: R.Tensor(("n", 2, 4, "hh", "ww"), "float32"), q: R.Tensor(("n", "s", 2, 8), "float32"), p: R.Tensor(("n", 5), "float32"), t: R.Tensor(("n",), "int64")):
+    def main(x: R.Tensor(("n", 2, "hh", "ww"), "float32"), w: R.Tensor((2, 3, 3, 3), "float32"), v: R.Tensor(("n", 2, 4, "hh", "ww"), "float32"), q: R.Tensor(("n", "s", 2, 8), "float32"), p: R.Tensor(("n", 5), "float32"), t: R.Tensor(("n",), "int64"), qh: R.Tensor(("n", "s", "nh", 8), "float32")):
         a = R.nn.conv2d_transpose(x, w, strides=[2, 2], padding=[1, 1])
         b = R.nn.max_pool3d(v, pool_size=[2, 2, 2], strides=[2, 2, 2], ceil_mode=True)
         c = R.nn.avg_pool3d(v, pool_size=[2, 2, 2], padding=[1, 1, 1])
         d = R.nn.attention(q, q, q, causal_mask="BottomRight")
         e = R.image.resize2d(x, R.shape([6, 6]))
         f = R.nn.nll_loss(p, t)
+        h = R.nn.attention(qh, qh, qh)
         m = R.nn.max_pool2d(x, pool_size=[2, 2], strides=[2, 2])
         g = R.grad.max_pool2d_backward(m, x, pool_size=[2, 2], strides=[2, 2])
-        return (a, b, c, d, e, f, g)
+        return (a, b, c, d, e, f, g, h)
 )");
   INFO(r.text);
   CHECK(r.diags.empty());
   for (const char* name : {"conv2d_transpose", "max_pool3d", "avg_pool3d", "attention", "resize2d",
-                           "nll_loss", "max_pool2d_backward"})
+                           "nll_loss", "max_pool2d_backward", "attention1"})
     CHECK(r.text.find(std::string("R.call_tir(cls.") + name) != std::string::npos);
 }
 
