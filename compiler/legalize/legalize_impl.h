@@ -80,11 +80,31 @@ void register_reduce(Table& t);
 void register_manipulate(Table& t);
 void register_nn(Table& t);
 void register_misc(Table& t);
+void register_conv(Table& t);
+void register_pool(Table& t);
+void register_nn_misc(Table& t);
 
 // Shared helpers.
 // Numpy broadcasting of `x` (loaded at the output indices `idx` of an output of rank idx.size()).
 Expr broadcast_load(const Tensor& x, const Exprs& idx, const Exprs& out_shape);
 // Axis normalization (negative axes count from the end).
 int64_t norm_axis(int64_t axis, int64_t ndim);
+// e + v, folded when e is a constant (ops_conv.cc).
+Expr add_const(const Expr& e, int64_t v);
+// A per-spatial-axis attribute (one value stands for all); nullopt: an unexpected length.
+std::optional<std::vector<int64_t>> spatial_ints(const Ctx& c, const std::string& key, size_t dims,
+                                                 int64_t fallback);
+// The `padding` attribute as (before, after) per spatial axis.
+std::optional<std::pair<std::vector<int64_t>, std::vector<int64_t>>> spatial_padding(const Ctx& c,
+                                                                                     size_t dims);
+// The padded extent a pooling window needs: (out - 1) * stride + (k - 1) * dilation + 1
+// (ops_pool.cc).
+Expr window_extent(const Expr& out, int64_t stride, int64_t k, int64_t dil);
+// A `pad_temp` copy of `x` (leading axes kept, the last before.size() axes padded to `extents`)
+// with `pad` outside the data. A bound is tested only on a side with padding (as topi's pad), or
+// on the upper side always when `guard_upper` (windows reaching past the data).
+Tensor pad_spatial(te::Builder& b, const Tensor& x, const std::vector<int64_t>& before,
+                   const std::vector<int64_t>& after, const Exprs& extents, const Expr& pad,
+                   bool guard_upper);
 
 }  // namespace relax::compiler::legalize

@@ -182,6 +182,9 @@ const Table& table() {
     register_manipulate(tab);
     register_nn(tab);
     register_misc(tab);
+    register_conv(tab);
+    register_pool(tab);
+    register_nn_misc(tab);
     return tab;
   }();
   return t;

@@ -28,39 +28,6 @@ std::optional<std::vector<int64_t>> pair(const std::vector<int64_t>& p) {
   return std::nullopt;
 }
 
-// A padded copy of NCHW `x` of spatial extents (hp, wp), with `pad` outside the data. As topi's
-// pad: a bound is tested only on a side with padding; without padding the stage is a copy.
-Tensor pad_stage(Builder& b, const Tensor& x, int64_t pt, int64_t pl, int64_t pb, int64_t pr,
-                 const Expr& hp, const Expr& wp, const Expr& pad) {
-  const Exprs& s = x.shape();
-  Exprs shape{s[0], s[1], hp, wp};
-  auto upper = [](const Expr& dim, int64_t before) {
-    if (auto d = ir::tir::as_const_int(dim)) return i64(*d + before);
-    return before == 0 ? dim : add(dim, i64(before));
-  };
-  return b.compute(
-      shape, x.dtype(), "pad_temp",
-      [&](const Exprs& i) {
-        Expr yin = pt == 0 ? i[2] : sub(i[2], i64(pt));
-        Expr xin = pl == 0 ? i[3] : sub(i[3], i64(pl));
-        Expr cond;
-        auto both = [&](const Expr& c) { cond = cond ? logical_and(cond, c) : c; };
-        if (pt != 0) both(cmp(ObjectKind::kLE, i64(pt), i[2]));
-        if (pb != 0) both(cmp(ObjectKind::kLT, i[2], upper(s[2], pt)));
-        if (pl != 0) both(cmp(ObjectKind::kLE, i64(pl), i[3]));
-        if (pr != 0) both(cmp(ObjectKind::kLT, i[3], upper(s[3], pl)));
-        Expr v = x({i[0], i[1], yin, xin});
-        return cond ? if_then_else(cond, v, pad) : v;
-      },
-      "i");
-}
-
-// The padded extent a window needs: (out - 1) * stride + (k - 1) * dilation + 1.
-Expr window_extent(const Expr& out, int64_t stride, int64_t k, int64_t dil) {
-  if (auto o = ir::tir::as_const_int(out)) return i64((*o - 1) * stride + (k - 1) * dil + 1);
-  return add(mul(sub(out, i64(1)), i64(stride)), i64((k - 1) * dil + 1));
-}
-
 bool conv2d(Ctx& c) {
   if (c.str_attr("data_layout", "NCHW") != "NCHW" ||
       c.str_attr("kernel_layout", "OIHW") != "OIHW" || c.str_attr("out_layout", "NCHW") != "NCHW")
@@ -82,8 +49,8 @@ bool conv2d(Ctx& c) {
   Expr wp = add(xt.shape()[3], i64((*pad)[1] + (*pad)[3]));
   if (auto h = ir::tir::as_const_int(xt.shape()[2])) hp = i64(*h + (*pad)[0] + (*pad)[2]);
   if (auto v = ir::tir::as_const_int(xt.shape()[3])) wp = i64(*v + (*pad)[1] + (*pad)[3]);
-  Tensor padded = pad_stage(c.b, xt, (*pad)[0], (*pad)[1], (*pad)[2], (*pad)[3], hp, wp,
-                            const_of(xt.dtype(), 0));
+  Tensor padded = pad_spatial(c.b, xt, {(*pad)[0], (*pad)[1]}, {(*pad)[2], (*pad)[3]}, {hp, wp},
+                              const_of(xt.dtype(), 0), false);
   Expr out_per_group;
   if (groups > 1) {
     auto k = ir::tir::as_const_int(ws[0]);
@@ -127,25 +94,9 @@ bool conv1d(Ctx& c) {
   const Exprs& ws = wt.shape();
   const Exprs& xs = xt.shape();
   Tensor padded = xt;
-  if (pl != 0 || pr != 0) {
-    Expr wp = add(xs[2], i64(pl + pr));
-    if (auto v = ir::tir::as_const_int(xs[2])) wp = i64(*v + pl + pr);
-    Expr upper = add(xs[2], i64(pl));
-    if (auto v = ir::tir::as_const_int(xs[2])) upper = i64(*v + pl);
-    padded = c.b.compute(
-        {xs[0], xs[1], wp}, xt.dtype(), "pad_temp",
-        [&](const Exprs& i) {
-          Expr cond;
-          if (pl != 0) cond = cmp(ObjectKind::kLE, i64(pl), i[2]);
-          if (pr != 0) {
-            Expr hi = cmp(ObjectKind::kLT, i[2], upper);
-            cond = cond ? logical_and(cond, hi) : hi;
-          }
-          Expr v = xt({i[0], i[1], pl == 0 ? i[2] : sub(i[2], i64(pl))});
-          return if_then_else(cond, v, const_of(xt.dtype(), 0));
-        },
-        "i");
-  }
+  if (pl != 0 || pr != 0)
+    padded = pad_spatial(c.b, xt, {pl}, {pr}, {add_const(xs[2], pl + pr)}, const_of(xt.dtype(), 0),
+                         false);
   Expr out_per_group;
   if (groups > 1) {
     auto k = ir::tir::as_const_int(ws[0]);
@@ -190,7 +141,8 @@ LegalizeFn pool2d(bool is_max) {
     Expr wp = window_extent((*shape)[3], sw, kw, dw);
     Expr padv = is_max ? reduce_identity(ReduceKind::kMax, xt.dtype()) : const_of(xt.dtype(), 0);
     // The window may reach past the data on the bottom/right (ceil_mode): guard both sides then.
-    Tensor padded = pad_stage(c.b, xt, (*pad)[0], (*pad)[1], 1, 1, hp, wp, padv);
+    Tensor padded =
+        pad_spatial(c.b, xt, {(*pad)[0], (*pad)[1]}, {(*pad)[2], (*pad)[3]}, {hp, wp}, padv, true);
     auto window = [&](const Exprs& i, const Exprs& r) {
       Expr y = add(sh == 1 ? i[2] : mul(i[2], i64(sh)), dh == 1 ? r[0] : mul(r[0], i64(dh)));
       Expr xx = add(sw == 1 ? i[3] : mul(i[3], i64(sw)), dw == 1 ? r[1] : mul(r[1], i64(dw)));
@@ -299,16 +251,8 @@ LegalizeFn pool1d(bool is_max) {
     const Exprs& xs = xt.shape();
     Expr wp = window_extent((*shape)[2], s, k, d);
     Expr padv = is_max ? reduce_identity(ReduceKind::kMax, xt.dtype()) : const_of(xt.dtype(), 0);
-    Expr upper = add(xs[2], i64(pl));
-    if (auto v = ir::tir::as_const_int(xs[2])) upper = i64(*v + pl);
-    Tensor padded = c.b.compute(
-        {xs[0], xs[1], wp}, xt.dtype(), "pad_temp",
-        [&](const Exprs& i) {
-          Expr cond = cmp(ObjectKind::kLT, i[2], upper);
-          if (pl != 0) cond = logical_and(cmp(ObjectKind::kLE, i64(pl), i[2]), cond);
-          return if_then_else(cond, xt({i[0], i[1], pl == 0 ? i[2] : sub(i[2], i64(pl))}), padv);
-        },
-        "i");
+    int64_t pr = pad.size() == 2 ? pad[1] : pad[0];
+    Tensor padded = pad_spatial(c.b, xt, {pl}, {pr}, {wp}, padv, true);
     auto window = [&](const Exprs& i, const Exprs& r) {
       return padded(
           {i[0], i[1], add(s == 1 ? i[2] : mul(i[2], i64(s)), d == 1 ? r[0] : mul(r[0], i64(d)))});

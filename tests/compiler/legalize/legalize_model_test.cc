@@ -158,3 +158,55 @@ TEST_CASE("legalize model: the shared SimpleCNN example legalizes and runs") {
   }
   CHECK(compare(got, want, 1e-4, 1e-5) == "");
 }
+
+TEST_CASE("legalize model: a transposed-conv decoder with resize and nll_loss legalizes and runs") {
+  auto r = legalize_text(R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((1, 2, 3, 3), "float32"), w: R.Tensor((2, 3, 3, 3), "float32"), t: R.Tensor((1,), "int64")):
+        with R.dataflow():
+            c = R.nn.conv2d_transpose(x, w, strides=[2, 2], padding=[1, 1], output_padding=[1, 1])
+            h = R.nn.relu(c)
+            u = R.image.resize2d(h, R.shape([4, 4]), method="nearest_neighbor", coordinate_transformation_mode="asymmetric", rounding_method="floor")
+            m = R.mean(u, axis=[2, 3])
+            s = R.nn.log_softmax(m, axis=1)
+            y = R.nn.nll_loss(s, t)
+            R.output(y)
+        return y
+)");
+  INFO(r.text);
+  CHECK(r.diags.empty());
+  CHECK(r.text.find("R.nn.") == std::string::npos);
+  CHECK(r.text.find("R.image.") == std::string::npos);
+  HostArray x = random_array(DataType::Float32(), {1, 2, 3, 3}, -1, 1, 31);
+  HostArray w = random_array(DataType::Float32(), {2, 3, 3, 3}, -1, 1, 32);
+  HostArray t(DataType::Int64(), {1});
+  t.i = {2};
+  HostArray got = run_legalized(*r.module, "main", {x, w, t});
+  // conv2d_transpose (stride 2, padding 1, output_padding 1): (1, 3, 6, 6), by scattering.
+  std::vector<double> c(3 * 36, 0.0);
+  for (int ci = 0; ci < 2; ++ci)
+    for (int iy = 0; iy < 3; ++iy)
+      for (int ix = 0; ix < 3; ++ix)
+        for (int co = 0; co < 3; ++co)
+          for (int ky = 0; ky < 3; ++ky)
+            for (int kx = 0; kx < 3; ++kx) {
+              int oy = iy * 2 - 1 + ky, ox = ix * 2 - 1 + kx;
+              if (oy < 0 || oy >= 6 || ox < 0 || ox >= 6) continue;
+              c[static_cast<size_t>(co * 36 + oy * 6 + ox)] +=
+                  x.f[static_cast<size_t>(ci * 9 + iy * 3 + ix)] *
+                  w.f[static_cast<size_t>(((ci * 3 + co) * 3 + ky) * 3 + kx)];
+            }
+  // relu, nearest (asymmetric, floor) 6 -> 4 picks rows/columns 0, 1, 3, 4; mean; log_softmax.
+  const int pick[] = {0, 1, 3, 4};
+  std::vector<double> m(3, 0.0);
+  for (int co = 0; co < 3; ++co)
+    for (int a : pick)
+      for (int b : pick)
+        m[static_cast<size_t>(co)] +=
+            std::max(c[static_cast<size_t>(co * 36 + a * 6 + b)], 0.0) / 16;
+  double mx = std::max({m[0], m[1], m[2]});
+  double lse = mx + std::log(std::exp(m[0] - mx) + std::exp(m[1] - mx) + std::exp(m[2] - mx));
+  CHECK(compare(got, {-(m[2] - lse)}, 1e-5, 1e-6) == "");
+}

@@ -15,6 +15,8 @@ void creation_cases();
 void conv_pool_cases();
 void misc_cases();
 void tuple_gather_cases();
+void conv_transpose_pool3d_cases();
+void attention_loss_resize_cases();
 
 // Every group, in order.
 inline void all_numerics_groups() {
@@ -28,6 +30,8 @@ inline void all_numerics_groups() {
   conv_pool_cases();
   misc_cases();
   tuple_gather_cases();
+  conv_transpose_pool3d_cases();
+  attention_loss_resize_cases();
 }
 
 }  // namespace relax::legalize_test
