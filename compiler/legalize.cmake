@@ -5,4 +5,8 @@ list(APPEND RELAX_COMPILER_SOURCES
   legalize/ops_reduce.cc
   legalize/ops_manipulate.cc
   legalize/ops_nn.cc
-  legalize/ops_misc.cc)
+  legalize/ops_misc.cc
+  legalize/ops_scatter.cc
+  legalize/ops_einsum.cc
+  legalize/ops_quantize.cc
+  legalize/ops_layout.cc)

@@ -80,6 +80,10 @@ void register_reduce(Table& t);
 void register_manipulate(Table& t);
 void register_nn(Table& t);
 void register_misc(Table& t);
+void register_scatter(Table& t);
+void register_einsum(Table& t);
+void register_quantize(Table& t);
+void register_layout(Table& t);
 
 // Shared helpers.
 // Numpy broadcasting of `x` (loaded at the output indices `idx` of an output of rank idx.size()).

@@ -181,6 +181,10 @@ const Table& table() {
     register_manipulate(tab);
     register_nn(tab);
     register_misc(tab);
+    register_scatter(tab);
+    register_einsum(tab);
+    register_quantize(tab);
+    register_layout(tab);
     return tab;
   }();
   return t;

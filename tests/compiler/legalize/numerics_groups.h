@@ -15,6 +15,8 @@ void creation_cases();
 void conv_pool_cases();
 void misc_cases();
 void tuple_gather_cases();
+void scatter_index_cases();
+void einsum_quantize_layout_cases();
 
 // Every group, in order.
 inline void all_numerics_groups() {
@@ -28,6 +30,8 @@ inline void all_numerics_groups() {
   conv_pool_cases();
   misc_cases();
   tuple_gather_cases();
+  scatter_index_cases();
+  einsum_quantize_layout_cases();
 }
 
 }  // namespace relax::legalize_test
