@@ -1,9 +1,10 @@
 // Legalizations of layout_transform, meshgrid and multinomial_from_uniform.
-// - layout_transform: the output starts filled with pad_value (0 when absent; only padded
-//   positions keep it), then every input element is stored at the index map's image of its
-//   index: a hand-written stage with serial loops, which needs no inverse of the map and so
-//   handles every map inference does (floordiv / floormod splits, fusions, permutations).
-//   Axis separators only describe the physical layout and do not change the values.
+// - layout_transform: when every output index is an input index `v`, or the `v // c` and `v % c`
+//   halves of a split (permutations, NCHW -> NCHW4c), a compute reading the input at the inverse
+//   map, pad_value (0 when absent) where the split runs past the input's extent. Other maps (a
+//   fusion `a * 4 + b`, ...) become a hand-written stage: the output filled with pad_value, then
+//   every input element stored at the map's image of its index (serial loops). Axis separators
+//   only describe the physical layout and do not change the values.
 // - meshgrid: one compute per output; "xy" swaps the first two axes (numpy).
 // - multinomial_from_uniform: as TVM's CPU dispatch, the cumulative sum of each probability row,
 //   then per sample the first index whose cumulative sum exceeds the uniform sample (the last
@@ -19,6 +20,51 @@ using ir::Ref;
 using namespace te;  // NOLINT
 
 namespace {
+
+// The inverse of an index map made of input indices and floordiv / floormod pairs by constants:
+// for each input index, the output position it is read from (or the positions of its quotient
+// and remainder, with the divisor). Empty when the map has another form.
+struct InverseSource {
+  int direct = -1, quot = -1, rem = -1;
+  int64_t divisor = 0;
+};
+
+std::vector<InverseSource> simple_inverse(const ir::tir::IndexMap& map) {
+  std::vector<InverseSource> src(map.initial_indices.size());
+  auto var_index = [&](const Expr& e) -> int {
+    auto v = e.as_ptr<ir::tir::Var>();
+    for (size_t k = 0; v && k < map.initial_indices.size(); ++k)
+      if (map.initial_indices[k].get() == v) return static_cast<int>(k);
+    return -1;
+  };
+  for (size_t o = 0; o < map.final_indices.size(); ++o) {
+    const Expr& f = map.final_indices[o];
+    int oi = static_cast<int>(o);
+    if (int k = var_index(f); k >= 0) {
+      auto& s = src[static_cast<size_t>(k)];
+      if (s.direct >= 0 || s.quot >= 0 || s.rem >= 0) return {};
+      s.direct = oi;
+      continue;
+    }
+    auto b = f.as_ptr<ir::tir::BinaryOp>();
+    auto cst = b ? ir::tir::as_const_int(b->b) : std::nullopt;
+    int k = b ? var_index(b->a) : -1;
+    if (!cst || *cst <= 0 || k < 0) return {};
+    auto& s = src[static_cast<size_t>(k)];
+    if (s.direct >= 0 || (s.divisor != 0 && s.divisor != *cst)) return {};
+    s.divisor = *cst;
+    if (b->kind() == ObjectKind::kFloorDiv && s.quot < 0) {
+      s.quot = oi;
+    } else if (b->kind() == ObjectKind::kFloorMod && s.rem < 0) {
+      s.rem = oi;
+    } else {
+      return {};
+    }
+  }
+  for (const auto& s : src)
+    if (s.direct < 0 && (s.quot < 0 || s.rem < 0)) return {};
+  return src;
+}
 
 bool layout_transform(Ctx& c) {
   auto x = c.input(0);
@@ -36,6 +82,32 @@ bool layout_transform(Ctx& c) {
     pad = cast(xt.dtype(), pv->value);
   }
   c.name = "layout_transform";
+  if (auto src = simple_inverse(*map); !src.empty()) {
+    c.out = c.b.compute(
+        *shape, xt.dtype(), "T_layout_trans",
+        [&](const Exprs& o) {
+          Exprs idx;
+          Expr in_bounds;
+          for (size_t k = 0; k < src.size(); ++k) {
+            const auto& s = src[k];
+            if (s.direct >= 0) {
+              idx.push_back(o[static_cast<size_t>(s.direct)]);
+              continue;
+            }
+            Expr v = add(mul(o[static_cast<size_t>(s.quot)], i64(s.divisor)),
+                         o[static_cast<size_t>(s.rem)]);
+            idx.push_back(v);
+            auto ext = ir::tir::as_const_int(xt.shape()[k]);
+            if (ext && *ext % s.divisor == 0) continue;  // the split does not pad
+            Expr ok = cmp(ObjectKind::kLT, v, xt.shape()[k]);
+            in_bounds = in_bounds ? logical_and(in_bounds, ok) : ok;
+          }
+          if (!in_bounds) return xt(idx);
+          return if_then_else(in_bounds, xt(idx), pad);
+        },
+        "ax");
+    return true;
+  }
   c.out = c.b.opaque(*shape, xt.dtype(), "T_layout_trans", {xt}, [&](const Tensor& out) {
     auto fill = loop_nest(
         *shape, [&](const Exprs& i) { return store(out, i, pad); }, "ax");

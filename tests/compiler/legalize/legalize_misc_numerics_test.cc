@@ -331,6 +331,23 @@ void einsum_quantize_layout_cases() {
          {12},
          [](const std::vector<HostArray>& in) { return in[0].f; }});
 
+  // Splits and permutations read the input at the inverse map (a spatial compute, padded by
+  // T.if_then_else); a fusion is stored through the map in serial loops.
+  auto lt_text = [](const std::string& shape, const std::string& map) {
+    return legalize_text("@I.ir_module\nclass Module:\n    @R.function\n    def main(x: R.Tensor(" +
+                         shape + ", \"float32\")):\n        y = R.layout_transform(x, " + map +
+                         ")\n        return y\n")
+        .text;
+  };
+  std::string split_text = lt_text("(1, 6, 2, 2)", map4c + ", pad_value=1.5");
+  CHECK(split_text.find("T.axis.remap(\"SSSSS\"") != std::string::npos);
+  CHECK(split_text.find("T.if_then_else(") != std::string::npos);
+  std::string exact_text = lt_text("(1, 8, 2, 2)", map4c);
+  CHECK(exact_text.find("T.axis.remap(\"SSSSS\"") != std::string::npos);
+  CHECK(exact_text.find("T.if_then_else(") == std::string::npos);
+  std::string fuse_text = lt_text("(3, 4)", "index_map=T.index_map(lambda a, b: (a * 4 + b,))");
+  CHECK(fuse_text.find("T.axis.remap") == std::string::npos);
+
   // meshgrid, "ij" and "xy".
   HostArray a = rnd({2}, 1210), b = rnd({3}, 1211), c = rnd({2}, 1212);
   std::string p3 = "a: " + tensor({2}) + ", b: " + tensor({3}) + ", c: " + tensor({2});
