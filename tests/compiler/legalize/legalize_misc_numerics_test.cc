@@ -413,6 +413,25 @@ TEST_CASE("legalize numerics: scatter_elements, scatter_nd and index_tensor") {
   relax::legalize_test::scatter_index_cases();
 }
 
+TEST_CASE("legalize misc: unsupported attribute values are reported (E0742) and the call stays") {
+  using namespace relax::legalize_test;
+  auto r = legalize_text(R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4, 3), "float32"), i: R.Tensor((2, 1), "int64"), u: R.Tensor((2, 3), "float32"), s: R.Tensor((1,), "float32"), z: R.Tensor((1,), "int8"), q: R.Tensor((4, 3), "int8")):
+        a = R.scatter_nd(x, i, u, reduction="mean")
+        b = R.dequantize(q, s, z, axis=0, out_dtype="bfloat16")
+        return (a, b)
+)");
+  INFO(r.text);
+  CHECK(r.text.find("R.scatter_nd(x, i, u") != std::string::npos);
+  CHECK(r.text.find("R.dequantize(q, s, z") != std::string::npos);
+  std::vector<std::string> codes;
+  for (const auto& d : r.diags.items()) codes.push_back(d.code);
+  CHECK(std::count(codes.begin(), codes.end(), "E0742") == 2);
+}
+
 TEST_CASE("legalize numerics: einsum, quantize, layout_transform, meshgrid, multinomial") {
   relax::legalize_test::einsum_quantize_layout_cases();
 }
