@@ -56,7 +56,8 @@ Values ref_einsum(const std::vector<HostArray>& in, const std::vector<std::strin
                   const std::string& out) {
   std::map<char, int64_t> ext;
   for (size_t k = 0; k < in.size(); ++k)
-    for (size_t d = 0; d < labels[k].size(); ++d) ext[labels[k][d]] = in[k].shape[d];
+    for (size_t d = 0; d < labels[k].size(); ++d)
+      ext[labels[k][d]] = std::max(ext[labels[k][d]], in[k].shape[d]);
   std::string all;
   for (const auto& [l, e] : ext) all.push_back(l);
   Shape out_shape, all_shape;
@@ -70,7 +71,8 @@ Values ref_einsum(const std::vector<HostArray>& in, const std::vector<std::strin
     double p = 1;
     for (size_t k = 0; k < in.size(); ++k) {
       Shape ii;
-      for (char l : labels[k]) ii.push_back(at[l]);
+      for (size_t d = 0; d < labels[k].size(); ++d)
+        ii.push_back(in[k].shape[d] == 1 ? 0 : at[labels[k][d]]);  // broadcast
       p *= in[k].get(ravel(ii, in[k].shape));
     }
     Shape oi;
@@ -206,6 +208,7 @@ void einsum_quantize_layout_cases() {
       {"bij,bjk->bik", {{2, 2, 3}, {2, 3, 2}}, {"bij", "bjk"}, "bik", {2, 2, 2}},
       {"ij,ij->", {{2, 3}, {2, 3}}, {"ij", "ij"}, "", {}},
       {"...ij,jk->...ik", {{2, 2, 3}, {3, 2}}, {"bij", "jk"}, "bik", {2, 2, 2}},
+      {"...ij,...jk", {{1, 2, 3}, {2, 3, 2}}, {"bij", "bjk"}, "bik", {2, 2, 2}},
   };
   uint32_t seed = 1100;
   for (const auto& e : eqs) {
