@@ -8,4 +8,8 @@ list(APPEND RELAX_COMPILER_SOURCES
   legalize/ops_misc.cc
   legalize/ops_conv.cc
   legalize/ops_pool.cc
-  legalize/ops_nn_misc.cc)
+  legalize/ops_nn_misc.cc
+  legalize/ops_scatter.cc
+  legalize/ops_einsum.cc
+  legalize/ops_quantize.cc
+  legalize/ops_layout.cc)

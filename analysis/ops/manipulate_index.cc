@@ -2,6 +2,7 @@
 // index map applied to the shape), gather_elements, gather_nd, scatter_elements, scatter_nd,
 // one_hot, meshgrid and index_tensor.
 #include <map>
+#include <utility>
 
 #include "analysis/arith/analyzer.h"
 #include "analysis/ops/common.h"
@@ -392,6 +393,8 @@ Ref<ir::StructInfo> infer_meshgrid(InferContext& ctx) {
     else
       unknown = true;
   }
+  // "xy" (Cartesian) indexing swaps the first two axes (numpy).
+  if (!unknown && indexing == "xy" && lengths.size() >= 2) std::swap(lengths[0], lengths[1]);
   Ref<ir::VDevice> vdevice = shared_vdevice(*t);
   int n = static_cast<int>(t->size());
   Ref<ir::StructInfo> field = unknown

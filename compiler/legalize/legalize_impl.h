@@ -83,6 +83,10 @@ void register_misc(Table& t);
 void register_conv(Table& t);
 void register_pool(Table& t);
 void register_nn_misc(Table& t);
+void register_scatter(Table& t);
+void register_einsum(Table& t);
+void register_quantize(Table& t);
+void register_layout(Table& t);
 
 // Shared helpers.
 // Numpy broadcasting of `x` (loaded at the output indices `idx` of an output of rank idx.size()).

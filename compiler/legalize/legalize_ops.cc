@@ -185,6 +185,10 @@ const Table& table() {
     register_conv(tab);
     register_pool(tab);
     register_nn_misc(tab);
+    register_scatter(tab);
+    register_einsum(tab);
+    register_quantize(tab);
+    register_layout(tab);
     return tab;
   }();
   return t;

@@ -195,7 +195,26 @@ Ref<BufferRegion> region_of(const Ref<Buffer>& buffer, const std::vector<Exprs>&
   return make<BufferRegion>(buffer, std::move(region));
 }
 
+Ref<BufferRegion> full_region(const Ref<Buffer>& buffer) {
+  std::vector<Ref<Range>> region;
+  for (const auto& d : buffer->shape) region.push_back(make<Range>(int64(0), d));
+  return make<BufferRegion>(buffer, std::move(region));
+}
+
+Ref<Stmt> opaque_stmt(const Stage& stage) {
+  auto block = make<Block>();
+  block->name_hint = stage.out->name;
+  for (const auto& b : stage.opaque_reads) block->reads.push_back(full_region(b));
+  block->writes.push_back(full_region(stage.out));
+  block->body = stage.opaque_body;
+  auto realize = make<BlockRealize>();
+  realize->block = block;
+  realize->predicate = bool_imm(true);
+  return realize;
+}
+
 Ref<Stmt> stage_stmt(const Stage& stage) {
+  if (stage.opaque_body) return opaque_stmt(stage);
   auto block = make<Block>();
   block->name_hint = stage.out->name;
   block->iter_vars = stage.iter_vars;
@@ -267,6 +286,48 @@ Tensor Builder::reduce(const Exprs& shape, const Exprs& reduce_extents, ReduceKi
   stage.init = init ? init : reduce_identity(kind, dtype);
   stages_.push_back(stage);
   return Tensor{stage.out};
+}
+
+Tensor Builder::opaque(const Exprs& shape, DataType dtype, const std::string& name,
+                       const std::vector<Tensor>& reads,
+                       const std::function<Ref<Stmt>(const Tensor&)>& body) {
+  Stage stage;
+  stage.out = make_buffer(shape, dtype, name);
+  for (const auto& r : reads) stage.opaque_reads.push_back(r.buffer);
+  stage.opaque_body = body(Tensor{stage.out});
+  stages_.push_back(stage);
+  return Tensor{stage.out};
+}
+
+Ref<Stmt> loop_nest(const Exprs& extents, const std::function<Ref<Stmt>(const Exprs&)>& fn,
+                    const std::string& prefix) {
+  auto names = default_names(extents.size(), prefix, {});
+  Exprs vars;
+  std::vector<Ref<Var>> loop_vars;
+  for (size_t i = 0; i < extents.size(); ++i) {
+    auto v = make<Var>(names[i], DataType::Int64());
+    loop_vars.push_back(v);
+    vars.push_back(v);
+  }
+  Ref<Stmt> body = fn(vars);
+  for (size_t i = extents.size(); i-- > 0;) {
+    auto loop = make<For>();
+    loop->loop_var = loop_vars[i];
+    loop->min = int64(0);
+    loop->extent = extents[i];
+    loop->body = body;
+    body = loop;
+  }
+  return body;
+}
+
+Ref<Stmt> store(const Tensor& t, const Exprs& indices, const Expr& value) {
+  return make<BufferStore>(t.buffer, cast(t.dtype(), value), indices);
+}
+
+Ref<Stmt> seq(std::vector<Ref<Stmt>> stmts) {
+  if (stmts.size() == 1) return stmts[0];
+  return make<SeqStmt>(std::move(stmts));
 }
 
 Ref<PrimFunc> Builder::build(const std::vector<Param>& params) const {

@@ -72,7 +72,20 @@ struct Stage {
   bool is_reduce = false;
   ReduceKind reduce_kind = ReduceKind::kSum;
   Expr init;  // reduction identity (or a given init)
+  // A hand-written (opaque) stage: this statement, in a block without iteration variables that
+  // reads `opaque_reads` and writes all of `out`; `value` is then unused.
+  Ref<ir::tir::Stmt> opaque_body;
+  std::vector<Ref<ir::tir::Buffer>> opaque_reads;
 };
+
+// Statement helpers for hand-written stages.
+// A serial loop nest over `extents` (int64 loop variables named `prefix` + 0, 1, ...) around
+// the statement fn(vars) builds.
+Ref<ir::tir::Stmt> loop_nest(const Exprs& extents,
+                             const std::function<Ref<ir::tir::Stmt>(const Exprs&)>& fn,
+                             const std::string& prefix = "i");
+Ref<ir::tir::Stmt> store(const Tensor& t, const Exprs& indices, const Expr& value);
+Ref<ir::tir::Stmt> seq(std::vector<Ref<ir::tir::Stmt>> stmts);
 
 class Builder {
  public:
@@ -90,6 +103,13 @@ class Builder {
                 const std::string& name, const std::function<Expr(const Exprs&, const Exprs&)>& fn,
                 std::vector<std::string> axis_names = {},
                 std::vector<std::string> reduce_names = {}, Expr init = nullptr);
+
+  // A hand-written stage writing a new tensor `name`: the statement body(out) (loops, stores; it
+  // may read `out` and must write all of it), in one block without iteration variables. Its
+  // loops are sequential: the default schedule neither parallelizes nor vectorizes them.
+  Tensor opaque(const Exprs& shape, DataType dtype, const std::string& name,
+                const std::vector<Tensor>& reads,
+                const std::function<Ref<ir::tir::Stmt>(const Tensor&)>& body);
 
   // The PrimFunc taking `params` in order: tensors (inputs then outputs, by buffer) and scalar
   // vars. Stages whose tensors are not parameters become root alloc_buffers.

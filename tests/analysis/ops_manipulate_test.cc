@@ -351,6 +351,10 @@ TEST_CASE("gather, scatter, one_hot, meshgrid, index_tensor") {
                  "R.meshgrid((a, b))")
             .sinfo ==
         R"(R.Tuple(R.Tensor((3, 4), dtype="float32"), R.Tensor((3, 4), dtype="float32")))");
+  CHECK(infer_op(R"(a: R.Tensor((3,), "float32"), b: R.Tensor((4,), "float32"))",
+                 R"(R.meshgrid((a, b), indexing="xy"))")
+            .sinfo ==
+        R"(R.Tuple(R.Tensor((4, 3), dtype="float32"), R.Tensor((4, 3), dtype="float32")))");
   CHECK(infer_op(R"(a: R.Tensor((3, 2), "float32"), b: R.Tensor((4,), "float32"))",
                  "R.meshgrid((a, b))")
             .errors == Strings{"E0312@(a, b)"});

@@ -17,6 +17,8 @@ void misc_cases();
 void tuple_gather_cases();
 void conv_transpose_pool3d_cases();
 void attention_loss_resize_cases();
+void scatter_index_cases();
+void einsum_quantize_layout_cases();
 
 // Every group, in order.
 inline void all_numerics_groups() {
@@ -32,6 +34,8 @@ inline void all_numerics_groups() {
   tuple_gather_cases();
   conv_transpose_pool3d_cases();
   attention_loss_resize_cases();
+  scatter_index_cases();
+  einsum_quantize_layout_cases();
 }
 
 }  // namespace relax::legalize_test

@@ -108,3 +108,44 @@ TEST_CASE("te: a given init value and a max reduction print as TVM writes them")
   CHECK(text.find("A_red[()] = T.float32(-340282346638528859811704183484516925440.0)") !=
         std::string::npos);
 }
+
+TEST_CASE("te: a hand-written stage is one block without iteration variables around its loops") {
+  te::Builder b;
+  te::Tensor a = b.placeholder({te::i64(4)}, DataType::Float32(), "A");
+  te::Tensor sq = b.compute(
+      a.shape(), DataType::Float32(), "T_sq",
+      [&](const te::Exprs& i) { return te::mul(a(i), a(i)); }, "ax");
+  // A running sum: out[k] = out[k - 1] + sq[k], a loop-carried dependence.
+  te::Tensor run =
+      b.opaque({te::i64(4)}, DataType::Float32(), "T_run", {sq}, [&](const te::Tensor& out) {
+        auto init = te::store(out, {te::i64(0)}, sq({te::i64(0)}));
+        auto loop = te::loop_nest(
+            {te::i64(3)},
+            [&](const te::Exprs& i) {
+              te::Expr k = te::add(i[0], te::i64(1));
+              return te::store(out, {k}, te::add(out({i[0]}), sq({k})));
+            },
+            "j");
+        return te::seq({init, loop});
+      });
+  auto f = b.build({a, run});
+  auto root = f->body.as<tir::BlockRealize>()->block;
+  REQUIRE(root->alloc_buffers.size() == 1);
+  auto seq = root->body.as<tir::SeqStmt>();
+  REQUIRE(seq);
+  REQUIRE(seq->seq.size() == 2);
+  auto realize = seq->seq[1].as<tir::BlockRealize>();
+  REQUIRE(realize);
+  CHECK(realize->iter_values.empty());
+  CHECK(realize->block->iter_vars.empty());
+  CHECK(realize->block->name_hint == "T_run");
+  REQUIRE(realize->block->reads.size() == 1);
+  CHECK(realize->block->reads[0]->buffer->name == "T_sq");
+  REQUIRE(realize->block->writes.size() == 1);
+  CHECK(realize->block->writes[0]->buffer->name == "T_run");
+  tir_eval::HostArray in(DataType::Float32(), {4});
+  in.f = {1, 2, 3, 4};
+  tir_eval::HostArray out(DataType::Float32(), {4});
+  tir_eval::run(*f, {&in, &out});
+  CHECK(out.f == std::vector<double>{1, 5, 14, 30});
+}

@@ -261,3 +261,55 @@ def f(a: T.handle, b: T.handle):
       REQUIRE(b.data<float>()[i] == Approx(std::exp(a.data<float>()[i])));
   }
 }
+
+TEST_CASE("default cpu schedule: imperative blocks (scatters) keep their serial loops") {
+  // The form of the scatter legalizations: one block without iteration variables whose body
+  // copies, then applies the updates in order; and TVM's form, a loop around such a block. The
+  // updates' loop carries a dependence (duplicate indices), so it must stay serial.
+  auto p = parse(R"(
+@T.prim_func
+def f(A: T.Buffer((6,), "float32"), I: T.Buffer((4,), "int64"), U: T.Buffer((4,), "float32"), B: T.Buffer((6,), "float32"), C: T.Buffer((6,), "float32")):
+    with T.block("B"):
+        T.reads(A[0:6], I[0:4], U[0:4])
+        T.writes(B[0:6])
+        for i in range(6):
+            B[i] = A[i]
+        for j in range(4):
+            B[I[j]] = B[I[j]] * T.float32(0.5) + U[j]
+    for i in range(6):
+        with T.block("C_init"):
+            C[i] = A[i]
+    for j in range(4):
+        with T.block("C"):
+            C[I[j]] = C[I[j]] * T.float32(0.5) + U[j]
+)");
+  ir::DiagnosticBag diags;
+  compiler::Target target;
+  target.vector_bits = 256;
+  auto f = compiler::tir::default_cpu_schedule(p.func, target, diags);
+  CHECK(diags.empty());
+  std::string text = print(p, f);
+  INFO(text);
+  CHECK(text.find("T.parallel") == std::string::npos);
+  CHECK(text.find("T.vectorized") == std::string::npos);
+  auto lib = compiler::codegen::jit_compile({{"f", f}}, compiler::Target::host(), diags);
+  for (const auto& d : diags.items()) FAIL_CHECK(d.code << ": " << d.message);
+  REQUIRE(lib);
+  test::HostTensor a({6}, test::kF32), ind({4}, test::kI64), u({4}, test::kF32), b({6}, test::kF32),
+      c({6}, test::kF32);
+  const int64_t idx[4] = {2, 5, 2, 2};
+  for (int64_t k = 0; k < 6; ++k) a.data<float>()[k] = static_cast<float>(k + 1);
+  for (int64_t k = 0; k < 4; ++k) {
+    ind.data<int64_t>()[k] = idx[k];
+    u.data<float>()[k] = static_cast<float>(10 * (k + 1));
+  }
+  test::TestKernelContext ctx;
+  REQUIRE(ctx.call(lib->resolve("f"), {a.arg(), ind.arg(), u.arg(), b.arg(), c.arg()}) == 0);
+  float want[6] = {1, 2, 3, 4, 5, 6};
+  for (int64_t k = 0; k < 4; ++k)
+    want[idx[k]] = want[idx[k]] * 0.5f + static_cast<float>(10 * (k + 1));
+  for (int64_t k = 0; k < 6; ++k) {
+    CHECK(b.data<float>()[k] == want[k]);
+    CHECK(c.data<float>()[k] == want[k]);
+  }
+}
