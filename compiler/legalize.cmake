@@ -5,4 +5,5 @@ list(APPEND RELAX_COMPILER_SOURCES
   legalize/ops_reduce.cc
   legalize/ops_manipulate.cc
   legalize/ops_nn.cc
-  legalize/ops_misc.cc)
+  legalize/ops_misc.cc
+  legalize/ops_runtime.cc)

@@ -15,6 +15,7 @@ void creation_cases();
 void conv_pool_cases();
 void misc_cases();
 void tuple_gather_cases();
+void runtime_op_cases();
 
 // Every group, in order.
 inline void all_numerics_groups() {
@@ -28,6 +29,7 @@ inline void all_numerics_groups() {
   conv_pool_cases();
   misc_cases();
   tuple_gather_cases();
+  runtime_op_cases();
 }
 
 }  // namespace relax::legalize_test
