@@ -38,8 +38,10 @@ std::optional<Legalized> legalize(const ir::Call& call, ir::DiagnosticBag& diags
 
 // Legalizes a normalized call of an op that runs as a VM runtime builtin (sort, unique,
 // nonzero, the ccl collectives, ...: ops_runtime.cc) into the replacement expression: an
-// R.call_dps_packed("vm.builtin.X", ...) when the output shapes are known, else
-// R.call_pure_packed. nullopt when the op has no such legalization or cannot be legalized.
+// R.call_dps_packed("vm.builtin.X", ...) for ops whose output shapes follow from the input
+// shapes, R.call_pure_packed for those whose result shapes depend on the data (unique, nonzero,
+// dynamic_strided_slice). nullopt when the op has no such legalization or cannot be legalized
+// (a destination-passing op whose output shapes are not known as dims).
 std::optional<ir::Ref<ir::Expr>> legalize_packed(const ir::Call& call, ir::DiagnosticBag& diags);
 
 // Whether `op_name` ("relax.add") has a legalization (to a PrimFunc or to a builtin call).

@@ -374,18 +374,19 @@ class Rewriter {
       }
       return c;
     }
-    if (packed_table().count(op)) {
-      auto packed = legalize_packed(*c, diags_);
-      return packed ? *packed : Ref<ir::Expr>(c);
-    }
-    auto leg = legalize(*c, diags_);
-    if (!leg) {
+    auto not_legalized = [&]() -> Ref<ir::Expr> {
       if (!all_shapes_known(*c))
         diags_.report(
             ir::Severity::kNote, diag::kUnknownShape, c->span,
             op + " is not legalized: the shapes of its arguments or result are not known");
       return c;
+    };
+    if (packed_table().count(op)) {
+      auto packed = legalize_packed(*c, diags_);
+      return packed ? *packed : not_legalized();
     }
+    auto leg = legalize(*c, diags_);
+    if (!leg) return not_legalized();
     Ref<ir::GlobalVar> gvar = add_func(*leg);
     auto tuple = make<ir::Tuple>(leg->args);
     std::vector<Ref<ir::StructInfo>> fields;

@@ -4,10 +4,11 @@
 // collectives (vm/builtins.h lists the builtins). The attributes become R.prim_value /
 // R.str arguments. A call becomes
 //   R.call_dps_packed("vm.builtin.sort", (x, R.prim_value(-1), R.prim_value(0)), out_sinfo=...)
-// when the shapes of its outputs are known as dims (the output is allocated by the caller and
-// planned with the other allocations), else
+// for the ops whose output shapes follow from the input shapes (the output is allocated by the
+// caller and planned with the other allocations; when they are not known as dims the call is
+// left alone, as for TIR legalizations), or
 //   R.call_pure_packed("vm.builtin.unique", x, ..., sinfo_args=(...))
-// where the builtin allocates its results (shapes that depend on the data).
+// for those whose result shapes depend on the data (the builtin allocates them).
 #include "analysis/struct_info.h"
 #include "compiler/legalize/legalize_impl.h"
 
@@ -46,12 +47,14 @@ bool outputs_known(const Ref<ir::StructInfo>& s) {
 }
 
 // The call of builtin `name` with `args` (tensors first, then attribute values) returning the
-// op call's struct info: destination-passing when `dps` and the outputs are known.
+// op call's struct info: destination-passing when `dps` (null when the outputs to allocate are
+// not known: the call is not legalized), else the builtin allocates its results.
 Ref<ir::Expr> builtin_call(const ir::Call& call, const std::string& name,
                            std::vector<Ref<ir::Expr>> args, bool dps) {
   Ref<ir::Expr> callee = with_sinfo(make<ir::ExternFunc>(name));
   Ref<ir::Call> out;
-  if (dps && outputs_known(call.struct_info)) {
+  if (dps && !outputs_known(call.struct_info)) return nullptr;
+  if (dps) {
     auto tuple = make<ir::Tuple>(std::move(args));
     tuple->struct_info = analysis::struct_info_of(tuple);
     out = make<ir::Call>(ir::Op::get("relax.call_dps_packed"),

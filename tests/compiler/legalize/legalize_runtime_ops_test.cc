@@ -210,4 +210,25 @@ TEST_CASE("legalize numerics: ops run as VM builtins") {
   runtime_op_cases();
 }
 
+TEST_CASE("legalize runtime ops: outputs of unknown shape to allocate leave the call alone") {
+  // sort needs its output allocated; with only the rank known it stays (note E0741), while
+  // nonzero allocates its own result.
+  Legalized l = legalize_text(R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor("float32", ndim=2)):
+        s = R.sort(x)
+        n = R.nonzero(x)
+        return (s, n)
+)");
+  INFO(l.text);
+  CHECK(l.text.find("R.sort(x") != std::string::npos);
+  CHECK(l.text.find("R.call_pure_packed(\"vm.builtin.nonzero\", x, sinfo_args=") !=
+        std::string::npos);
+  std::vector<std::string> codes;
+  for (const auto& d : l.diags.items()) codes.push_back(d.code);
+  CHECK(codes == std::vector<std::string>{"E0741"});
+}
+
 }  // namespace relax::legalize_test
