@@ -351,3 +351,31 @@ class Module:
   CHECK(bad.error().message.find("ccl.scatter_from_worker0 needs 2 workers, this runtime runs 1") !=
         std::string::npos);
 }
+
+TEST_CASE("e2e runtime ops: unique rows and columns along an axis") {
+  vm::Module m = build_text(R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4, 3), "float32")):
+        with R.dataflow():
+            rows = R.unique(x, R.prim_value(1), R.prim_value(0), R.prim_value(1), R.prim_value(1), R.prim_value(0))
+            cols = R.unique(x, R.prim_value(0), R.prim_value(1), R.prim_value(0), R.prim_value(0), R.prim_value(-1))
+            gv = (rows, cols)
+            R.output(gv)
+        return gv
+)");
+  // Rows 0 and 2 are equal; columns 0 and 2 are equal.
+  std::vector<float> x{1, 5, 1, 0, 2, 0, 1, 5, 1, 7, -1, 7};
+  vm::Value r = run(m, {tensor<float>({4, 3}, x, vm::kFloat32)});
+  const vm::Value& rows = field(r, 0);
+  CHECK(shape_of(field(rows, 0)) == std::vector<int64_t>{3, 3});
+  CHECK(data_of<float>(field(rows, 0)) == std::vector<float>{0, 2, 0, 1, 5, 1, 7, -1, 7});
+  CHECK(data_of<int64_t>(field(rows, 1)) == std::vector<int64_t>{1, 0, 1, 2});
+  CHECK(data_of<int64_t>(field(rows, 2)) == std::vector<int64_t>{1, 2, 1});
+  // Columns in the order of first occurrence: column 0, then column 1.
+  const vm::Value& cols = field(r, 1);
+  CHECK(shape_of(field(cols, 0)) == std::vector<int64_t>{4, 2});
+  CHECK(data_of<float>(field(cols, 0)) == std::vector<float>{1, 5, 0, 2, 1, 5, 7, -1});
+  CHECK(data_of<int64_t>(field(cols, 1)) == std::vector<int64_t>{0, 1});
+}
