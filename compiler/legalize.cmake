@@ -12,4 +12,5 @@ list(APPEND RELAX_COMPILER_SOURCES
   legalize/ops_scatter.cc
   legalize/ops_einsum.cc
   legalize/ops_quantize.cc
-  legalize/ops_layout.cc)
+  legalize/ops_layout.cc
+  legalize/ops_runtime.cc)

@@ -285,6 +285,20 @@ static constexpr BuiltinInfo kBuiltins[] = {
     {"vm.builtin.call_tir_dyn", builtin::call_tir_dyn, 2, -1, false, "(kernel, tensors..., shape)"},
     {"vm.builtin.print", builtin::print, 1, -1, false, "(format, values...)"},
     {"vm.builtin.assert", builtin::assert_, 2, -1, false, "(cond, format, values...)"},
+    {"vm.builtin.sort", builtin::sort, 4, 4, false, "(x, axis, descending, out)"},
+    {"vm.builtin.argsort", builtin::argsort, 4, 4, false, "(x, axis, descending, out)"},
+    {"vm.builtin.topk", builtin::topk, 6, 7, false, "(x, k, axis, ret_type, largest, out...)"},
+    {"vm.builtin.unique", builtin::unique, 5, 6, false,
+     "(x, sorted, return_index, return_inverse, return_counts[, axis])"},
+    {"vm.builtin.nonzero", builtin::nonzero, 1, 1, false, "(x)"},
+    {"vm.builtin.dynamic_strided_slice", builtin::dynamic_strided_slice, 4, 4, false,
+     "(x, begin, end, strides)"},
+    {"vm.builtin.ccl_allreduce", builtin::ccl_allreduce, 3, 3, false, "(x, op_type, out)"},
+    {"vm.builtin.ccl_allgather", builtin::ccl_allgather, 3, 3, false, "(x, num_workers, out)"},
+    {"vm.builtin.ccl_broadcast_from_worker0", builtin::ccl_broadcast_from_worker0, 2, 2, false,
+     "(x, out)"},
+    {"vm.builtin.ccl_scatter_from_worker0", builtin::ccl_scatter_from_worker0, 4, 4, false,
+     "(x, num_workers, axis, out)"},
 };
 
 std::span<const BuiltinInfo> builtin_table() {

@@ -39,6 +39,24 @@
 //       calls the kernel with the tensors followed by the shape's dims as int arguments
 //   vm.builtin.print(format: string, values...) -> null   "{}" placeholders, else space-separated
 //   vm.builtin.assert(cond, format: string, values...) -> null     fails when cond is 0/false
+// Ops without a TIR legalization (builtins_ops.cc; LegalizeOps emits these calls; host tensors;
+// sorting is stable, ties keep their input order also when descending):
+//   vm.builtin.sort(x, axis: int, descending: int, out) -> null        out: x's shape and dtype
+//   vm.builtin.argsort(x, axis: int, descending: int, out) -> null     out: the indices (any int)
+//   vm.builtin.topk(x, k: int, axis: int, ret_type: string, largest: int, out...) -> null
+//       ret_type "both" takes the outputs values, indices; "values" / "indices" one; k < 1 or
+//       past the axis length keeps the whole axis
+//   vm.builtin.unique(x, sorted, return_index, return_inverse, return_counts: int[, axis: int])
+//       -> tensor | tuple      numpy's np.unique (flattened without axis; int64 index, inverse
+//       and counts in the tuple when asked for); sorted 0: in the order of first occurrence
+//   vm.builtin.nonzero(x) -> int64[max(ndim, 1), count]     coordinates of the non-zero elements
+//   vm.builtin.dynamic_strided_slice(x, begin, end, strides: 1-d int tensors) -> tensor
+//       numpy slicing of the first len(begin) axes (negative bounds count from the end, clamped)
+//   vm.builtin.ccl_allreduce(x, op_type: string, out) -> null      one worker: out = x
+//   vm.builtin.ccl_allgather(x, num_workers: int, out) -> null     fails unless num_workers == 1
+//   vm.builtin.ccl_broadcast_from_worker0(x, out) -> null
+//   vm.builtin.ccl_scatter_from_worker0(x, num_workers: int, axis: int, out) -> null
+//       fails unless num_workers == 1 ("... needs N workers, this runtime runs 1")
 #pragma once
 
 #include <span>

@@ -1,5 +1,5 @@
-// Helpers shared by the builtin implementations (builtins.cc, builtins_shape.cc); not part of
-// the runtime's API.
+// Helpers shared by the builtin implementations (builtins.cc, builtins_shape.cc, builtins_ops.cc);
+// not part of the runtime's API.
 #pragma once
 
 #include <string>
@@ -30,5 +30,17 @@ void check_shape_info(VirtualMachine& vm, ArgList args, Value* result);
 void check_prim_value_info(VirtualMachine& vm, ArgList args, Value* result);
 void check_tuple_info(VirtualMachine& vm, ArgList args, Value* result);
 void check_func_info(VirtualMachine& vm, ArgList args, Value* result);
+
+// Ops without a TIR legalization (builtins_ops.cc).
+void sort(VirtualMachine& vm, ArgList args, Value* result);
+void argsort(VirtualMachine& vm, ArgList args, Value* result);
+void topk(VirtualMachine& vm, ArgList args, Value* result);
+void unique(VirtualMachine& vm, ArgList args, Value* result);
+void nonzero(VirtualMachine& vm, ArgList args, Value* result);
+void dynamic_strided_slice(VirtualMachine& vm, ArgList args, Value* result);
+void ccl_allreduce(VirtualMachine& vm, ArgList args, Value* result);
+void ccl_allgather(VirtualMachine& vm, ArgList args, Value* result);
+void ccl_broadcast_from_worker0(VirtualMachine& vm, ArgList args, Value* result);
+void ccl_scatter_from_worker0(VirtualMachine& vm, ArgList args, Value* result);
 
 }  // namespace relax::vm::builtin

@@ -1,8 +1,9 @@
 // LegalizeOps (SEMANTICS.md §4): replaces calls of Relax ops by `R.call_tir` of TIR PrimFuncs
 // built with the tensor-expression builder (compiler/te/te.h), one legalization per op keyed by
-// op name. Names of PrimFuncs and their buffers follow TVM's legalization (topi names: `add`
-// with block `T_add`, `exp` with `compute`, `sum` with `A_red`, ...); identical PrimFuncs are
-// shared and names are deduplicated as TVM does (`add`, `add1`, ...).
+// op name; the ops TVM runs as runtime functions (sort, unique, nonzero, ccl.*) become calls of
+// VM builtins instead (legalize_packed). Names of PrimFuncs and their buffers follow TVM's
+// legalization (topi names: `add` with block `T_add`, `exp` with `compute`, `sum` with `A_red`,
+// ...); identical PrimFuncs are shared and names are deduplicated as TVM does (`add`, `add1`, ...).
 // A call is left alone (as TVM leaves it) when an argument's or the result's shape is not known
 // as a list of dims, or when no legalization exists for its op (`unlegalized_ops()` lists those).
 #pragma once
@@ -35,7 +36,15 @@ struct Legalized {
 // not supported (an error E0742 is reported into `diags`).
 std::optional<Legalized> legalize(const ir::Call& call, ir::DiagnosticBag& diags);
 
-// Whether `op_name` ("relax.add") has a legalization.
+// Legalizes a normalized call of an op that runs as a VM runtime builtin (sort, unique,
+// nonzero, the ccl collectives, ...: ops_runtime.cc) into the replacement expression: an
+// R.call_dps_packed("vm.builtin.X", ...) for ops whose output shapes follow from the input
+// shapes, R.call_pure_packed for those whose result shapes depend on the data (unique, nonzero,
+// dynamic_strided_slice). nullopt when the op has no such legalization or cannot be legalized
+// (a destination-passing op whose output shapes are not known as dims).
+std::optional<ir::Ref<ir::Expr>> legalize_packed(const ir::Call& call, ir::DiagnosticBag& diags);
+
+// Whether `op_name` ("relax.add") has a legalization (to a PrimFunc or to a builtin call).
 bool has_legalization(const std::string& op_name);
 // Op names of the registry that have one / that do not, in registry order.
 std::vector<std::string> legalized_ops();

@@ -88,6 +88,12 @@ void register_einsum(Table& t);
 void register_quantize(Table& t);
 void register_layout(Table& t);
 
+// A legalization into a Relax expression replacing the call (a call of a runtime builtin,
+// ops_runtime.cc); null = not legalized (an error, if any, is reported into the bag).
+using PackedFn = std::function<ir::Ref<ir::Expr>(const ir::Call&, ir::DiagnosticBag&)>;
+using PackedTable = std::unordered_map<std::string, PackedFn>;
+void register_runtime(PackedTable& t);
+
 // Shared helpers.
 // Numpy broadcasting of `x` (loaded at the output indices `idx` of an output of rank idx.size()).
 Expr broadcast_load(const Tensor& x, const Exprs& idx, const Exprs& out_shape);

@@ -194,6 +194,15 @@ const Table& table() {
   return t;
 }
 
+const PackedTable& packed_table() {
+  static const PackedTable t = [] {
+    PackedTable tab;
+    register_runtime(tab);
+    return tab;
+  }();
+  return t;
+}
+
 bool all_shapes_known(const ir::Call& call) {
   auto known = [](const Ref<ir::StructInfo>& s, auto&& self) -> bool {
     if (!s) return false;
@@ -213,7 +222,15 @@ bool all_shapes_known(const ir::Call& call) {
 }  // namespace
 
 bool has_legalization(const std::string& op_name) {
-  return table().count(op_name) != 0;
+  return table().count(op_name) != 0 || packed_table().count(op_name) != 0;
+}
+
+std::optional<Ref<ir::Expr>> legalize_packed(const ir::Call& call, ir::DiagnosticBag& diags) {
+  auto it = packed_table().find(call.op_name());
+  if (it == packed_table().end()) return std::nullopt;
+  Ref<ir::Expr> out = it->second(call, diags);
+  if (!out) return std::nullopt;
+  return out;
 }
 
 std::vector<std::string> legalized_ops() {
@@ -365,14 +382,19 @@ class Rewriter {
       }
       return c;
     }
-    auto leg = legalize(*c, diags_);
-    if (!leg) {
+    auto not_legalized = [&]() -> Ref<ir::Expr> {
       if (!all_shapes_known(*c))
         diags_.report(
             ir::Severity::kNote, diag::kUnknownShape, c->span,
             op + " is not legalized: the shapes of its arguments or result are not known");
       return c;
+    };
+    if (packed_table().count(op)) {
+      auto packed = legalize_packed(*c, diags_);
+      return packed ? *packed : not_legalized();
     }
+    auto leg = legalize(*c, diags_);
+    if (!leg) return not_legalized();
     Ref<ir::GlobalVar> gvar = add_func(*leg);
     auto tuple = make<ir::Tuple>(leg->args);
     std::vector<Ref<ir::StructInfo>> fields;

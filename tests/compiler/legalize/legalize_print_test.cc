@@ -241,22 +241,22 @@ TEST_CASE("legalize print: branches of if/else are legalized and diagnostics nam
 @I.ir_module
 class Module:
     @R.function
-    def main(c: R.Tensor((), "bool"), x: R.Tensor((2, 3), "float32"), w: R.Tensor((2, 3, 4, 4), "float32")):
+    def main(c: R.Tensor((), "bool"), x: R.Tensor((2, 3), "float32"), w: R.Tensor((2, 3, 4, 4), "float32"), u: R.Tensor((2, 1), "float32"), i: R.Tensor((2, 1), "int64")):
         if c:
             y = R.exp(x)
         else:
             y = R.negative(x)
-        s = R.sort(x)
+        s = R.multinomial_from_uniform(x, u, i)
         z = R.nn.conv2d(w, w, data_layout="NHWC", kernel_layout="OHWI")
         return (y, s, z)
 )");
   INFO(r.text);
   CHECK(r.text.find("R.call_tir(cls.exp, (x,)") != std::string::npos);
   CHECK(r.text.find("R.call_tir(cls.negative, (x,)") != std::string::npos);
-  CHECK(r.text.find("R.sort(x") != std::string::npos);
+  CHECK(r.text.find("R.multinomial_from_uniform(x, u, i") != std::string::npos);
   std::vector<std::string> codes;
   for (const auto& d : r.diags.items()) codes.push_back(d.code);
-  CHECK(std::count(codes.begin(), codes.end(), "E0740") == 1);  // sort: no legalization
+  CHECK(std::count(codes.begin(), codes.end(), "E0740") == 1);  // multinomial: no legalization
   CHECK(std::count(codes.begin(), codes.end(), "E0742") == 1);  // conv2d: layout not supported
 }
 
@@ -266,9 +266,9 @@ TEST_CASE("legalize print: LegalizeOps runs as a pass and reports into the conte
 @I.ir_module
 class Module:
     @R.function
-    def main(x: R.Tensor((4,), "float32")):
+    def main(x: R.Tensor((1, 4), "float32"), u: R.Tensor((1, 1), "float32"), i: R.Tensor((1, 1), "int64")):
         y = R.nn.relu(x)
-        z = R.sort(y)
+        z = R.multinomial_from_uniform(y, u, i)
         return z
 )",
                                    "pass.relax", parse_diags);

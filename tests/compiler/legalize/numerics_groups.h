@@ -19,6 +19,7 @@ void conv_transpose_pool3d_cases();
 void attention_loss_resize_cases();
 void scatter_index_cases();
 void einsum_quantize_layout_cases();
+void runtime_op_cases();
 
 // Every group, in order.
 inline void all_numerics_groups() {
@@ -36,6 +37,7 @@ inline void all_numerics_groups() {
   attention_loss_resize_cases();
   scatter_index_cases();
   einsum_quantize_layout_cases();
+  runtime_op_cases();
 }
 
 }  // namespace relax::legalize_test

@@ -153,7 +153,7 @@ TEST_CASE("relax run compiles the prim_funcs with LLVM and runs them") {
   auto op = run_command({kRelax, "run", golden("unlegalized").string(), "--random"});
   CHECK(op.exit_code == 1);
   CHECK(op.err.find("E0780") != std::string::npos);
-  CHECK(op.err.find("R.sort") != std::string::npos);
+  CHECK(op.err.find("R.multinomial_from_uniform") != std::string::npos);
 }
 
 TEST_CASE("relax run calls an extern function from a library given with --load") {
@@ -349,4 +349,34 @@ TEST_CASE("relax run --params binds the SimpleCNN weights as the inputs would") 
     float va = (*ra)->data_as<float>()[i], vb = (*rb)->data_as<float>()[i];
     CHECK(std::abs(va - vb) <= 1e-5f * std::abs(va) + 1e-6f);
   }
+
+TEST_CASE("relax run: topk, sort and unique run as VM builtins between TIR ops") {
+  TempDir dir;
+  fs::path in = dir / "x.npy", out = dir / "out.npy";
+  std::vector<float> x{3, 1, 3, 0, 2, -1, 5, 5, -1, 4};
+  std::vector<int64_t> shape{2, 5};
+  using namespace relax::vm;
+  REQUIRE(write_npy(in.string(), *tensor_from_bytes(shape, kFloat32, x.data())).ok());
+  auto r =
+      run_command({kRelax, "run", golden("runtime_ops").string(), in.string(), "-o", out.string()});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("tuple of 3") != std::string::npos);
+  auto t = read_npy((dir / "out_0.npy").string());
+  auto s = read_npy((dir / "out_1.npy").string());
+  auto u = read_npy((dir / "out_2.npy").string());
+  REQUIRE(t.ok());
+  REQUIRE(s.ok());
+  REQUIRE(u.ok());
+  // topk of 2 * x along axis 1: the indices of the two largest, ties in input order.
+  CHECK(std::vector<int64_t>((*t)->data_as<int64_t>(), (*t)->data_as<int64_t>() + 4) ==
+        std::vector<int64_t>{0, 2, 1, 2});
+  CHECK(std::vector<float>((*s)->data_as<float>(), (*s)->data_as<float>() + 10) ==
+        std::vector<float>{0, 2, 4, 6, 6, -2, -2, 8, 10, 10});
+  CHECK(std::vector<float>((*u)->data_as<float>(), (*u)->data_as<float>() + (*u)->numel()) ==
+        std::vector<float>{-2, 0, 2, 4, 6, 8, 10});
+  // --random works too (the shapes of unique's result come from the data).
+  auto rnd = run_command({kRelax, "run", golden("runtime_ops").string(), "--random"});
+  INFO(rnd.err);
+  CHECK(rnd.exit_code == 0);
 }

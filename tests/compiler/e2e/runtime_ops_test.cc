@@ -1,0 +1,381 @@
+// The ops LegalizeOps turns into calls of VM builtins (sort, argsort, topk, unique, nonzero,
+// dynamic_strided_slice, ccl.*) compiled through the default pipeline with TIR ops around them
+// and run on the VM, against independent C++ references (exact values).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "analysis/normalize.h"
+#include "compiler/build.h"
+#include "syntax/frontend.h"
+#include "vm/runtime.h"
+
+using namespace relax;
+using namespace relax::compiler;
+
+namespace {
+
+vm::Module build_text(const std::string& text) {
+  ir::DiagnosticBag diags;
+  auto parsed = syntax::parse_text(text, "runtime_ops.relax", diags);
+  std::string parse_errors;
+  for (const auto& d : diags.items()) parse_errors += d.code + ": " + d.message + "\n";
+  INFO(parse_errors);
+  REQUIRE(parsed.module);
+  analysis::normalize_module(*parsed.module, diags);
+  REQUIRE_FALSE(diags.has_errors());
+  PassContext ctx;
+  auto result = build(parsed.module, Target::host(), ctx);
+  std::string errors;
+  for (const auto& d : ctx.diagnostics().items())
+    if (d.severity == ir::Severity::kError) errors += d.code + ": " + d.message + "\n";
+  INFO(errors);
+  REQUIRE(result.ok());
+  auto m = vm::Module::from_parts(result.executable, result.kernels);
+  INFO((m ? "" : m.error().message));
+  REQUIRE(m);
+  return std::move(*m);
+}
+
+vm::Value run(vm::Module& m, const std::vector<vm::Value>& args) {
+  auto r = m.invoke("main", args);
+  INFO((r ? "" : r.error().message));
+  REQUIRE(r);
+  return *r;
+}
+
+template <class T>
+vm::Value tensor(std::vector<int64_t> shape, const std::vector<T>& data, DLDataType dtype) {
+  return vm::Value(vm::tensor_from_bytes(shape, dtype, data.data()));
+}
+
+template <class T>
+std::vector<T> data_of(const vm::Value& v) {
+  const vm::TensorObj* t = v.as_tensor();
+  REQUIRE(t);
+  const T* p = t->data_as<T>();
+  return std::vector<T>(p, p + t->numel());
+}
+
+std::vector<int64_t> shape_of(const vm::Value& v) {
+  const vm::TensorObj* t = v.as_tensor();
+  REQUIRE(t);
+  return {t->shape().begin(), t->shape().end()};
+}
+
+const vm::Value& field(const vm::Value& tuple, size_t i) {
+  const vm::TupleObj* t = tuple.as_tuple();
+  REQUIRE(t);
+  REQUIRE(i < t->size());
+  return (*t)[i];
+}
+
+// Random small integers as floats: many ties.
+std::vector<float> random_ties(size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> dist(-3, 3);
+  std::vector<float> v(n);
+  for (float& f : v) f = static_cast<float>(dist(rng));
+  return v;
+}
+
+// Reference: for each line of a (rows, cols) matrix along `axis`, the stable order of its
+// elements (ascending, or descending with ties in input order).
+std::vector<std::vector<int64_t>> line_orders(const std::vector<float>& x, int64_t rows,
+                                              int64_t cols, int64_t axis, bool descending) {
+  int64_t lines = axis == 1 ? rows : cols, len = axis == 1 ? cols : rows;
+  std::vector<std::vector<int64_t>> out;
+  for (int64_t l = 0; l < lines; ++l) {
+    auto at = [&](int64_t j) {
+      return axis == 1 ? x[static_cast<size_t>(l * cols + j)]
+                       : x[static_cast<size_t>(j * cols + l)];
+    };
+    // Selection of the next best by a linear scan (earliest index wins ties): independent of
+    // std::stable_sort.
+    std::vector<bool> used(static_cast<size_t>(len), false);
+    std::vector<int64_t> order;
+    for (int64_t k = 0; k < len; ++k) {
+      int64_t best = -1;
+      for (int64_t j = 0; j < len; ++j) {
+        if (used[static_cast<size_t>(j)]) continue;
+        if (best < 0 || (descending ? at(j) > at(best) : at(j) < at(best))) best = j;
+      }
+      used[static_cast<size_t>(best)] = true;
+      order.push_back(best);
+    }
+    out.push_back(order);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("e2e runtime ops: sort, argsort and topk between TIR ops, with ties") {
+  vm::Module m = build_text(R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4, 9), "float32")):
+        with R.dataflow():
+            y = R.add(x, x)
+            s = R.sort(y, axis=1, descending=True)
+            a = R.argsort(y, axis=0, dtype="int64")
+            t = R.topk(y, k=3, axis=-1, ret_type="both", largest=False, dtype="int32")
+            v = R.multiply(t[0], R.const(0.5, "float32"))
+            gv = (s, a, v, t[1])
+            R.output(gv)
+        return gv
+)");
+  const int64_t rows = 4, cols = 9;
+  for (uint32_t seed : {1u, 2u, 3u}) {
+    std::vector<float> x = random_ties(rows * cols, seed);
+    vm::Value r = run(m, {tensor<float>({rows, cols}, x, vm::kFloat32)});
+    std::vector<float> y(x.size());
+    for (size_t i = 0; i < x.size(); ++i) y[i] = x[i] + x[i];
+    // sort along axis 1, descending.
+    auto desc = line_orders(y, rows, cols, 1, true);
+    std::vector<float> want_s;
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j : desc[static_cast<size_t>(i)])
+        want_s.push_back(y[static_cast<size_t>(i * cols + j)]);
+    CHECK(data_of<float>(field(r, 0)) == want_s);
+    // argsort along axis 0, ascending, int64.
+    auto asc0 = line_orders(y, rows, cols, 0, false);
+    std::vector<int64_t> want_a(static_cast<size_t>(rows * cols));
+    for (int64_t j = 0; j < cols; ++j)
+      for (int64_t i = 0; i < rows; ++i)
+        want_a[static_cast<size_t>(i * cols + j)] =
+            asc0[static_cast<size_t>(j)][static_cast<size_t>(i)];
+    CHECK(data_of<int64_t>(field(r, 1)) == want_a);
+    // topk: the 3 smallest of each row, halved, and their int32 indices.
+    auto asc1 = line_orders(y, rows, cols, 1, false);
+    std::vector<float> want_v;
+    std::vector<int32_t> want_i;
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t k = 0; k < 3; ++k) {
+        int64_t j = asc1[static_cast<size_t>(i)][static_cast<size_t>(k)];
+        want_v.push_back(y[static_cast<size_t>(i * cols + j)] * 0.5f);
+        want_i.push_back(static_cast<int32_t>(j));
+      }
+    CHECK(shape_of(field(r, 2)) == std::vector<int64_t>{rows, 3});
+    CHECK(data_of<float>(field(r, 2)) == want_v);
+    CHECK(data_of<int32_t>(field(r, 3)) == want_i);
+  }
+}
+
+TEST_CASE("e2e runtime ops: sort of a symbolic shape") {
+  vm::Module m = build_text(R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor(("n",), "int32")):
+        with R.dataflow():
+            s = R.sort(x)
+            t = R.topk(s, k=2, ret_type="values")
+            gv = (s, t)
+            R.output(gv)
+        return gv
+)");
+  std::vector<int32_t> x{5, -2, 9, 0, 5, 1, -8};
+  vm::Value r = run(m, {tensor<int32_t>({7}, x, vm::kInt32)});
+  CHECK(data_of<int32_t>(field(r, 0)) == std::vector<int32_t>{-8, -2, 0, 1, 5, 5, 9});
+  CHECK(data_of<int32_t>(field(r, 1)) == std::vector<int32_t>{9, 5});
+}
+
+TEST_CASE("e2e runtime ops: unique with every flag, sorted and in order of first occurrence") {
+  std::vector<int64_t> x;
+  std::mt19937 rng(11);
+  std::uniform_int_distribution<int64_t> dist(-4, 6);
+  for (int i = 0; i < 40; ++i) x.push_back(dist(rng));
+  for (int sorted : {1, 0}) {
+    std::string s = std::to_string(sorted);
+    vm::Module m = build_text(R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((5, 8), "int64")):
+        with R.dataflow():
+            u = R.unique(x, R.prim_value()" +
+                              s +
+                              R"(), R.prim_value(1), R.prim_value(1), R.prim_value(1))
+            only = R.unique(x, R.prim_value()" +
+                              s + R"(), R.prim_value(0), R.prim_value(0), R.prim_value(0))
+            gv = (u, only)
+            R.output(gv)
+        return gv
+)");
+    vm::Value r = run(m, {tensor<int64_t>({5, 8}, x, vm::kInt64)});
+    // Reference: a std::map of value -> (first index, count) for the sorted order; the order of
+    // first occurrence by scanning x.
+    std::map<int64_t, std::pair<int64_t, int64_t>> seen;
+    std::vector<int64_t> first_order;
+    for (size_t i = 0; i < x.size(); ++i) {
+      auto it = seen.find(x[i]);
+      if (it == seen.end()) {
+        seen[x[i]] = {static_cast<int64_t>(i), 1};
+        first_order.push_back(x[i]);
+      } else {
+        ++it->second.second;
+      }
+    }
+    std::vector<int64_t> values;
+    if (sorted)
+      for (const auto& [v, info] : seen) values.push_back(v);
+    else
+      values = first_order;
+    std::vector<int64_t> index, counts, inverse;
+    for (int64_t v : values) {
+      index.push_back(seen[v].first);
+      counts.push_back(seen[v].second);
+    }
+    for (int64_t v : x)
+      inverse.push_back(std::find(values.begin(), values.end(), v) - values.begin());
+    const vm::Value& u = field(r, 0);
+    CHECK(data_of<int64_t>(field(u, 0)) == values);
+    CHECK(data_of<int64_t>(field(u, 1)) == index);
+    CHECK(data_of<int64_t>(field(u, 2)) == inverse);
+    CHECK(data_of<int64_t>(field(u, 3)) == counts);
+    CHECK(data_of<int64_t>(field(r, 1)) == values);
+  }
+}
+
+TEST_CASE("e2e runtime ops: nonzero gives (ndim, count) int64 coordinates") {
+  vm::Module m = build_text(R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((3, 4, 5), "float32")):
+        with R.dataflow():
+            y = R.nn.relu(x)
+            gv = R.nonzero(y)
+            R.output(gv)
+        return gv
+)");
+  std::vector<float> x = random_ties(60, 5);
+  vm::Value r = run(m, {tensor<float>({3, 4, 5}, x, vm::kFloat32)});
+  std::vector<std::vector<int64_t>> coords(3);
+  for (int64_t i = 0; i < 3; ++i)
+    for (int64_t j = 0; j < 4; ++j)
+      for (int64_t k = 0; k < 5; ++k)
+        if (x[static_cast<size_t>((i * 4 + j) * 5 + k)] > 0) {
+          coords[0].push_back(i);
+          coords[1].push_back(j);
+          coords[2].push_back(k);
+        }
+  int64_t count = static_cast<int64_t>(coords[0].size());
+  REQUIRE(count > 0);
+  CHECK(shape_of(r) == std::vector<int64_t>{3, count});
+  std::vector<int64_t> want;
+  for (const auto& row : coords) want.insert(want.end(), row.begin(), row.end());
+  CHECK(data_of<int64_t>(r) == want);
+}
+
+TEST_CASE("e2e runtime ops: dynamic_strided_slice with negative begins and strides") {
+  vm::Module m = build_text(R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((6, 7), "float32"), b: R.Tensor((2,), "int64"), e: R.Tensor((2,), "int64"), s: R.Tensor((2,), "int64")):
+        gv = R.dynamic_strided_slice(x, b, e, s)
+        return gv
+)");
+  std::vector<float> x(42);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i);
+  // numpy x[b0:e0:s0, b1:e1:s1], computed with the explicit range rules of Python slices.
+  auto range = [](int64_t b, int64_t e, int64_t s, int64_t n) {
+    std::vector<int64_t> out;
+    if (b < 0) b = std::max<int64_t>(b + n, s > 0 ? 0 : -1);
+    if (e < 0) e = std::max<int64_t>(e + n, s > 0 ? 0 : -1);
+    b = std::min(b, s > 0 ? n : n - 1);
+    e = std::min(e, s > 0 ? n : n - 1);
+    for (int64_t i = b; s > 0 ? i < e : i > e; i += s) out.push_back(i);
+    return out;
+  };
+  struct Slice {
+    int64_t b0, e0, s0, b1, e1, s1;
+  };
+  for (const Slice& c :
+       {Slice{0, 6, 1, 0, 7, 1}, Slice{-1, -7, -1, 1, 6, 2}, Slice{5, 0, -2, -2, -100, -3},
+        Slice{-3, 100, 1, 6, -8, -1}, Slice{4, 2, 1, 0, 7, 3}, Slice{-100, 100, 4, -1, 0, -2}}) {
+    vm::Value r = run(
+        m, {tensor<float>({6, 7}, x, vm::kFloat32), tensor<int64_t>({2}, {c.b0, c.b1}, vm::kInt64),
+            tensor<int64_t>({2}, {c.e0, c.e1}, vm::kInt64),
+            tensor<int64_t>({2}, {c.s0, c.s1}, vm::kInt64)});
+    auto rows = range(c.b0, c.e0, c.s0, 6), cols = range(c.b1, c.e1, c.s1, 7);
+    std::vector<float> want;
+    for (int64_t i : rows)
+      for (int64_t j : cols) want.push_back(x[static_cast<size_t>(i * 7 + j)]);
+    INFO("slice " << c.b0 << ":" << c.e0 << ":" << c.s0 << ", " << c.b1 << ":" << c.e1 << ":"
+                  << c.s1);
+    CHECK(shape_of(r) == std::vector<int64_t>{static_cast<int64_t>(rows.size()),
+                                              static_cast<int64_t>(cols.size())});
+    CHECK(data_of<float>(r) == want);
+  }
+}
+
+TEST_CASE("e2e runtime ops: the ccl collectives on a single worker") {
+  vm::Module m = build_text(R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4, 3), "float32")):
+        with R.dataflow():
+            a = R.ccl.allreduce(x, op_type="sum")
+            g = R.ccl.allgather(a, num_workers=1)
+            b = R.ccl.broadcast_from_worker0(g)
+            s = R.ccl.scatter_from_worker0(b, num_workers=1, axis=1)
+            gv = R.add(s, x)
+            R.output(gv)
+        return gv
+)");
+  std::vector<float> x = random_ties(12, 9);
+  vm::Value r = run(m, {tensor<float>({4, 3}, x, vm::kFloat32)});
+  std::vector<float> want;
+  for (float v : x) want.push_back(v + v);
+  CHECK(data_of<float>(r) == want);
+
+  vm::Module two = build_text(R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4, 2), "float32")):
+        gv = R.ccl.scatter_from_worker0(x, num_workers=2, axis=0)
+        return gv
+)");
+  auto bad = two.invoke("main", {tensor<float>({4, 2}, std::vector<float>(8, 1.0f), vm::kFloat32)});
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().message.find("ccl.scatter_from_worker0 needs 2 workers, this runtime runs 1") !=
+        std::string::npos);
+}
+
+TEST_CASE("e2e runtime ops: unique rows and columns along an axis") {
+  vm::Module m = build_text(R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4, 3), "float32")):
+        with R.dataflow():
+            rows = R.unique(x, R.prim_value(1), R.prim_value(0), R.prim_value(1), R.prim_value(1), R.prim_value(0))
+            cols = R.unique(x, R.prim_value(0), R.prim_value(1), R.prim_value(0), R.prim_value(0), R.prim_value(-1))
+            gv = (rows, cols)
+            R.output(gv)
+        return gv
+)");
+  // Rows 0 and 2 are equal; columns 0 and 2 are equal.
+  std::vector<float> x{1, 5, 1, 0, 2, 0, 1, 5, 1, 7, -1, 7};
+  vm::Value r = run(m, {tensor<float>({4, 3}, x, vm::kFloat32)});
+  const vm::Value& rows = field(r, 0);
+  CHECK(shape_of(field(rows, 0)) == std::vector<int64_t>{3, 3});
+  CHECK(data_of<float>(field(rows, 0)) == std::vector<float>{0, 2, 0, 1, 5, 1, 7, -1, 7});
+  CHECK(data_of<int64_t>(field(rows, 1)) == std::vector<int64_t>{1, 0, 1, 2});
+  CHECK(data_of<int64_t>(field(rows, 2)) == std::vector<int64_t>{1, 2, 1});
+  // Columns in the order of first occurrence: column 0, then column 1.
+  const vm::Value& cols = field(r, 1);
+  CHECK(shape_of(field(cols, 0)) == std::vector<int64_t>{4, 2});
+  CHECK(data_of<float>(field(cols, 0)) == std::vector<float>{1, 5, 0, 2, 1, 5, 7, -1});
+  CHECK(data_of<int64_t>(field(cols, 1)) == std::vector<int64_t>{0, 1});
+}
