@@ -1402,17 +1402,39 @@ TEST_CASE("legalize coverage: ops of the registry without a legalization") {
   // that later passes lower.
   std::vector<std::string> expected = {
       // Structural, memory and VM ops: not computations to legalize.
-      "relax.call_tir", "relax.call_tir_inplace", "relax.call_tir_with_grad",
-      "relax.call_dps_packed", "relax.call_pure_packed", "relax.call_inplace_packed",
-      "relax.call_builtin_with_ctx", "relax.make_closure", "relax.invoke_closure",
-      "relax.invoke_pure_closure", "relax.shape_of", "relax.tensor_to_shape",
-      "relax.shape_to_tensor", "relax.null_value", "relax.print", "relax.assert_op",
-      "relax.hint_on_device", "relax.to_vdevice", "relax.grad.start_checkpoint",
-      "relax.grad.end_checkpoint", "relax.wrap_param", "relax.builtin.alloc_tensor",
-      "relax.memory.alloc_storage", "relax.memory.alloc_tensor", "relax.memory.kill_storage",
-      "relax.memory.kill_tensor", "relax.memory.view", "relax.memory.ensure_zero_offset",
-      "relax.vm.alloc_storage", "relax.vm.alloc_tensor", "relax.vm.kill_object",
-      "relax.vm.call_tir_dyn", "relax.builtin.stop_lift_params"};
+      "relax.call_tir",
+      "relax.call_tir_inplace",
+      "relax.call_tir_with_grad",
+      "relax.call_dps_packed",
+      "relax.call_pure_packed",
+      "relax.call_inplace_packed",
+      "relax.call_builtin_with_ctx",
+      "relax.make_closure",
+      "relax.invoke_closure",
+      "relax.invoke_pure_closure",
+      "relax.shape_of",
+      "relax.tensor_to_shape",
+      "relax.shape_to_tensor",
+      "relax.null_value",
+      "relax.print",
+      "relax.assert_op",
+      "relax.hint_on_device",
+      "relax.to_vdevice",
+      "relax.grad.start_checkpoint",
+      "relax.grad.end_checkpoint",
+      "relax.wrap_param",
+      "relax.builtin.alloc_tensor",
+      "relax.memory.alloc_storage",
+      "relax.memory.alloc_tensor",
+      "relax.memory.kill_storage",
+      "relax.memory.kill_tensor",
+      "relax.memory.view",
+      "relax.memory.ensure_zero_offset",
+      "relax.vm.alloc_storage",
+      "relax.vm.alloc_tensor",
+      "relax.vm.kill_object",
+      "relax.vm.call_tir_dyn",
+      "relax.builtin.stop_lift_params"};
   auto missing = compiler::legalize::unlegalized_ops();
   std::string list;
   for (const auto& m : missing) list += " " + m;
@@ -1420,4 +1442,14 @@ TEST_CASE("legalize coverage: ops of the registry without a legalization") {
   CHECK(missing == expected);
   CHECK(compiler::legalize::legalized_ops().size() + missing.size() ==
         analysis::OpRegistry::global().all().size());
+}
+
+TEST_CASE("legalize numerics: every case compiled with the default pipeline and LLVM") {
+  // The same cases, built as whole modules (LegalizeOps, FoldConstant, the default CPU schedule,
+  // memory planning, LLVM) and run on the VM: what the interpreter checked must hold for the
+  // generated code too.
+  compile_cases() = true;
+  tested_ops().clear();
+  all_numerics_groups();
+  compile_cases() = false;
 }

@@ -1,12 +1,77 @@
 // Shared by the legalization numerics tests (numerics_util.h).
 #include "tests/compiler/legalize/numerics_util.h"
 
+#include "analysis/normalize.h"
+#include "compiler/build.h"
+#include "syntax/frontend.h"
+#include "vm/dtype.h"
+#include "vm/runtime.h"
+
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 
 namespace relax::legalize_test {
+
+bool& compile_cases() {
+  static bool on = false;
+  return on;
+}
+
+namespace {
+
+// The module of `source` built for the host and run on the VM with `inputs`; nullopt when an
+// input or output dtype has no byte conversion here (float16).
+std::optional<HostArray> run_compiled(const std::string& source,
+                                      const std::vector<HostArray>& inputs) {
+  ir::DiagnosticBag diags;
+  auto parsed = syntax::parse_text(source, "case.relax", diags);
+  REQUIRE(parsed.module);
+  analysis::normalize_module(*parsed.module, diags);
+  compiler::PassContext ctx;
+  auto result = compiler::build(parsed.module, compiler::Target::host(), ctx);
+  std::string errors;
+  for (const auto& d : ctx.diagnostics().items())
+    if (d.severity == ir::Severity::kError) errors += d.code + ": " + d.message + "\n";
+  INFO(errors);
+  REQUIRE(result.ok());
+  auto m = vm::Module::from_parts(result.executable, result.kernels);
+  INFO((m ? "" : m.error().message));
+  REQUIRE(m);
+  std::vector<vm::Value> args;
+  try {
+    for (const auto& in : inputs) {
+      auto data = compiler::tir_eval::to_tensor_data(in);
+      auto dtype = vm::parse_dtype(in.dtype.str());
+      if (!dtype) return std::nullopt;
+      args.emplace_back(vm::tensor_from_bytes(data.shape, *dtype, data.bytes.data()));
+    }
+  } catch (const compiler::tir_eval::EvalError&) {
+    return std::nullopt;
+  }
+  auto r = m->invoke("main", args);
+  INFO((r ? "" : r.error().message));
+  REQUIRE(r);
+  const vm::TensorObj* t = r->as_tensor();
+  REQUIRE(t != nullptr);
+  ir::TensorData out;
+  auto dtype = ir::DataType::parse(vm::dtype_name(t->dtype()));
+  if (!dtype) return std::nullopt;
+  out.dtype = *dtype;
+  out.shape.assign(t->shape().begin(), t->shape().end());
+  const auto* bytes = static_cast<const uint8_t*>(t->data());
+  out.bytes.assign(bytes, bytes + t->nbytes());
+  try {
+    return compiler::tir_eval::from_tensor_data(out);
+  } catch (const compiler::tir_eval::EvalError&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace
 
 std::set<std::string>& tested_ops() {
   static std::set<std::string> ops;
@@ -67,6 +132,15 @@ void check(const Case& c) {
   auto got = run_func(*func, inputs, c.out_dtype, c.out_shape);
   std::string diff = compare(got, c.ref(c.inputs), c.rtol, c.atol);
   CHECK(diff == "");
+  if (compile_cases()) {
+    // Compiled float32 code may contract or reorder what the interpreter rounds step by step.
+    if (auto compiled = run_compiled(src, c.inputs)) {
+      INFO("compiled with the default pipeline and LLVM");
+      CHECK(compiled->shape == c.out_shape);
+      CHECK(compare(*compiled, c.ref(c.inputs), std::max(c.rtol, 1e-4), std::max(c.atol, 1e-5)) ==
+            "");
+    }
+  }
   tested_ops().insert(c.op);
 }
 

@@ -45,8 +45,11 @@ struct Case {
   double atol = 1e-6;
 };
 
-// Legalizes `y = call` in a main over the inputs, runs the PrimFunc it calls, compares.
+// Legalizes `y = call` in a main over the inputs, runs the PrimFunc it calls, compares. When
+// compile_cases() is on, also builds the module with the default pipeline (schedule, LLVM) and
+// runs it on the VM, compared with the same reference.
 void check(const Case& c);
+bool& compile_cases();
 
 HostArray rnd(Shape s, uint32_t seed, double lo = -2, double hi = 2, DataType t = F32);
 Values map1(const HostArray& x, const std::function<double(double)>& f);
