@@ -28,7 +28,7 @@ Runner add_passes_command(CLI::App& app) {
                 << (p.opt_level > 0 ? " (opt level >= " + std::to_string(p.opt_level) + ")" : "")
                 << "\n";
     }
-    std::cout << "  then VM codegen (with shape lowering) and kernel code generation for the "
+    std::cout << "  then VM codegen and kernel code generation for the "
                  "prim_funcs\n";
     return kExitOk;
   };

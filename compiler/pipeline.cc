@@ -1,9 +1,9 @@
 // The default build pipeline, in one place. CPU (llvm) follows TVM's default_build_pipeline
 // (SEMANTICS.md §4.2) without the steps that are no-ops on CPU (DispatchSampling/SortScan,
-// RewriteCUDAGraph) and with the VM shape lowering done by VM codegen:
+// RewriteCUDAGraph) and ComputePrimValue (VMShapeLower computes symbolic values itself):
 //   LegalizeOps -> FoldConstant -> DeadCodeElimination -> DefaultCPUSchedule -> LambdaLift ->
 //   ToNonDataflow -> RemovePurityChecking -> CallTIRRewrite -> StaticPlanBlockMemory
-//   -> LowerAllocTensor -> KillAfterLastUse -> LowerRuntimeBuiltin
+//   -> LowerAllocTensor -> KillAfterLastUse -> LowerRuntimeBuiltin -> VMShapeLower
 // CanonicalizeBindings and DeadCodeElimination run first at opt level 1 and above.
 #include "compiler/pipeline.h"
 
@@ -53,6 +53,7 @@ Pass default_pipeline(const Target& target) {
   passes.push_back(lower_alloc_tensor_pass());
   passes.push_back(kill_after_last_use_pass());
   passes.push_back(lower_runtime_builtin_pass());
+  passes.push_back(vm_shape_lower_pass());
   (void)target;  // CUDA adds its own steps here when it lands.
   return sequential("DefaultBuildPipeline", std::move(passes),
                     "The default Relax pipeline for " + target.str());

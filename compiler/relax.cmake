@@ -14,4 +14,5 @@ list(APPEND RELAX_COMPILER_SOURCES
   relax/remove_purity_checking.cc
   relax/annotate_tir_op_pattern.cc
   relax/fold_constant.cc
+  relax/vm_shape_lower.cc
 )

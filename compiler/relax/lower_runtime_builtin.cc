@@ -78,11 +78,11 @@ void register_relax_passes() {
   if (done) return;
   done = true;
   auto& r = PassRegistry::global();
-  for (Pass p :
-       {to_non_dataflow_pass(), call_tir_rewrite_pass(), dead_code_elimination_pass(),
-        canonicalize_bindings_pass(), static_plan_block_memory_pass(), lower_alloc_tensor_pass(),
-        kill_after_last_use_pass(), lower_runtime_builtin_pass(), lambda_lift_pass(),
-        remove_purity_checking_pass(), annotate_tir_op_pattern_pass(), fold_constant_pass()}) {
+  for (Pass p : {to_non_dataflow_pass(), call_tir_rewrite_pass(), dead_code_elimination_pass(),
+                 canonicalize_bindings_pass(), static_plan_block_memory_pass(),
+                 lower_alloc_tensor_pass(), kill_after_last_use_pass(),
+                 lower_runtime_builtin_pass(), lambda_lift_pass(), remove_purity_checking_pass(),
+                 annotate_tir_op_pattern_pass(), fold_constant_pass(), vm_shape_lower_pass()}) {
     r.add(std::move(p));
   }
 }

@@ -20,6 +20,7 @@ Pass lambda_lift_pass();               // LambdaLift
 Pass remove_purity_checking_pass();    // RemovePurityChecking
 Pass annotate_tir_op_pattern_pass();   // AnnotateTIROpPattern
 Pass fold_constant_pass();             // FoldConstant
+Pass vm_shape_lower_pass();            // VMShapeLower
 
 void register_relax_passes();
 

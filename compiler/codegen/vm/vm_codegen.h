@@ -4,13 +4,14 @@
 // or immediate argument); calls of prim_funcs become kernel calls, calls of extern functions
 // extern calls, `vm.builtin.*` packed calls builtin calls, calls of module functions VM calls
 // (recursion included), calls of a closure value invoke_closure; `if` becomes read_if_cond, If
-// and Goto with a merge register. Shape lowering is done here too (TVM's VMShapeLower): each
-// function gets a shape heap with one slot per symbolic variable and per compound expression;
-// parameters and match_casts are checked at run time with check_tensor_info / match_shape
-// naming the argument, and compound dims are computed with vm.builtin.shape_compute.
+// and Goto with a merge register. Run-time checks and symbolic shapes were made explicit builtin
+// calls by VMShapeLower (compiler/relax/vm_shape_lower.cc), which must have run: its
+// `relax.vm_shape_heap` attribute names the shape heap's slots for messages; match_casts are
+// copies here, and `R.call_builtin_with_ctx` passes the context register first.
 // Closures made by LambdaLift become make_closure / invoke_closure builtin calls.
-// Not supported (reported, E0780-E0785): ops LegalizeOps has not lowered, nested functions
-// (LambdaLift must run first), call_tir_inplace, values of unknown kind.
+// Not supported (reported, E0780-E0787): ops LegalizeOps has not lowered, nested functions
+// (LambdaLift must run first), call_tir_inplace, symbolic values left by a missing
+// VMShapeLower, values of unknown kind.
 #pragma once
 
 #include <memory>

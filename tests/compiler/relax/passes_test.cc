@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "analysis/normalize.h"
+#include "compiler/codegen/vm/vm_codegen.h"
 #include "compiler/pipeline.h"
 #include "compiler/relax/bind_params.h"
 #include "compiler/relax/passes.h"
@@ -205,4 +206,69 @@ TEST_CASE("CallTIRRewrite passes tir_vars through vm.call_tir_dyn") {
   CHECK(out.find("R.vm.call_tir_dyn(cls.add_scaled, (x, y, alloc, R.shape([k + 1])))") !=
         std::string::npos);
   check_golden("tir_vars", "CallTIRRewrite", out);
+}
+
+TEST_CASE("VMShapeLower makes checks and symbolic shapes explicit builtin calls") {
+  register_default_passes();
+  std::string out = run("dynamic", {default_pipeline(Target::host())});
+  // One heap slot for n and one for n * 4 (the storage size); the parameters are checked and
+  // matched (x stores n, y compares with it); n * 4 is computed before the storage needs it.
+  CHECK(out.find("\"relax.vm_shape_heap\": [\"n\", \"n * 4\"]") != std::string::npos);
+  CHECK(out.find("R.call_builtin_with_ctx(\"vm.builtin.alloc_shape_heap\", (R.prim_value(2),)") !=
+        std::string::npos);
+  CHECK(count(out, "vm.builtin.check_tensor_info") == 2);
+  CHECK(out.find("\"vm.builtin.match_shape\", x, shape_heap, R.prim_value(1), R.prim_value(1), "
+                 "R.prim_value(0)") != std::string::npos);
+  CHECK(out.find("\"vm.builtin.match_shape\", y, shape_heap, R.prim_value(1), R.prim_value(3), "
+                 "R.prim_value(0)") != std::string::npos);
+  CHECK(out.find("vm.builtin.shape_compute") < out.find("R.vm.alloc_storage(shape"));
+  CHECK(out.find("R.shape([n") == std::string::npos);  // no symbolic shape literal is left
+  check_golden("dynamic", "VMShapeLower", out);
+}
+
+TEST_CASE("VMShapeLower checks a match_cast inside a branch and forgets what it learnt there") {
+  ir::DiagnosticBag diags;
+  auto parsed = syntax::parse_text(R"(@I.ir_module
+class Module:
+    @R.function
+    def main(c: R.Tensor((), "bool"), x: R.Tensor(ndim=1)) -> R.Shape(ndim=1):
+        m = T.int64()
+        if c:
+            y = R.match_cast(x, R.Tensor((m,), "float32"))
+            s = R.shape_of(y)
+        else:
+            s = R.shape([3])
+        return s
+)",
+                                   "branch.relax", diags);
+  REQUIRE(parsed.module);
+  analysis::normalize_module(*parsed.module, diags);
+  REQUIRE_FALSE(diags.has_errors());
+  PassContext ctx;
+  ctx.verify = true;
+  auto out = run_pass(remove_purity_checking_pass(), parsed.module, ctx);
+  out = run_pass(vm_shape_lower_pass(), out, ctx);
+  INFO((ctx.diagnostics().items().empty() ? "" : ctx.diagnostics().items()[0].message));
+  REQUIRE_FALSE(ctx.diagnostics().has_errors());
+  std::string text = syntax::print_module(*out);
+  INFO(text);
+  CHECK(text.find("R.str(\"match_cast of `y`\")") != std::string::npos);
+  CHECK(text.find("y: R.Tensor((m,), dtype=\"float32\") = R.match_cast(x") != std::string::npos);
+  // The unknown dtype of x's parameter check is a null value, not a dtype.
+  CHECK(text.find("vm.builtin.check_tensor_info\", x, R.prim_value(1), null") != std::string::npos);
+}
+
+TEST_CASE("VM codegen refuses a function that VMShapeLower has not lowered") {
+  auto module = load("dynamic");
+  PassContext ctx;
+  std::vector<Pass> steps = default_pipeline(Target::host()).children;
+  steps.pop_back();  // VMShapeLower
+  REQUIRE(steps.back().name == "LowerRuntimeBuiltin");
+  for (const Pass& p : steps) module = run_pass(p, module, ctx);
+  REQUIRE_FALSE(ctx.diagnostics().has_errors());
+  ir::DiagnosticBag diags;
+  auto exe = codegen_vm::build_executable(*module, diags);
+  CHECK(exe == nullptr);
+  REQUIRE(diags.has_errors());
+  CHECK(diags.items()[0].code == "E0787");
 }
