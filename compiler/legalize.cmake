@@ -13,4 +13,5 @@ list(APPEND RELAX_COMPILER_SOURCES
   legalize/ops_einsum.cc
   legalize/ops_quantize.cc
   legalize/ops_layout.cc
-  legalize/ops_runtime.cc)
+  legalize/ops_runtime.cc
+  legalize/layouts.cc)

@@ -57,6 +57,14 @@ class Ctx {
   std::vector<te::Builder::Param> params;
   std::vector<ir::Ref<ir::Expr>> args;
 
+  // Layout adaptation (layouts.cc): attribute values the legalization sees instead of the
+  // call's; for input argument i, the axes of its canonical view (canonical dim d is the
+  // argument's dim input_perm[i][d]), made by a transposing stage after its placeholder; and the
+  // same for the result, whose canonical dims out_shape() then returns.
+  std::unordered_map<std::string, std::string> attr_override;
+  std::unordered_map<size_t, std::vector<size_t>> input_perm;
+  std::optional<std::vector<size_t>> out_perm;
+
  private:
   mutable std::unordered_map<const ir::tir::Var*, ir::Ref<ir::tir::Var>> vars_;
   mutable std::vector<std::pair<ir::Ref<ir::tir::Var>, ir::Ref<ir::tir::Var>>>
@@ -80,6 +88,9 @@ void register_reduce(Table& t);
 void register_manipulate(Table& t);
 void register_nn(Table& t);
 void register_misc(Table& t);
+// Wraps the legalizations of convolutions, pools and resize2d so that any permutation of their
+// canonical layouts (NHWC, HWIO, ...) is legalized through transposing stages.
+void adapt_layouts(Table& t);
 void register_conv(Table& t);
 void register_pool(Table& t);
 void register_nn_misc(Table& t);

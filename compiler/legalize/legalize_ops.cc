@@ -8,6 +8,7 @@
 #include "analysis/normalize.h"
 #include "analysis/ops/op_registry.h"
 #include "compiler/legalize/legalize_impl.h"
+#include "compiler/tir/verify.h"
 #include "ir/structural_equal.h"
 #include "ir/tir_visitor.h"
 
@@ -20,6 +21,7 @@ namespace diag {
 inline constexpr const char* kNoLegalization = "E0740";  // op left as is: no legalization
 inline constexpr const char* kUnknownShape = "E0741";    // op left as is: shapes not known
 inline constexpr const char* kUnsupported = "E0742";     // attributes the legalization lacks
+inline constexpr const char* kInternal = "E0743";        // a legalization built invalid TIR
 }  // namespace diag
 
 // ---- Ctx ---------------------------------------------------------------------------------------
@@ -72,7 +74,23 @@ ir::Ref<ir::tir::Var> Ctx::scalar_input(size_t i) {
 
 std::optional<Tensor> Ctx::input(size_t i) {
   if (i >= call.args.size()) return std::nullopt;
-  return input_expr(call.args[i]);
+  auto x = input_expr(call.args[i]);
+  auto perm = input_perm.find(i);
+  if (!x || perm == input_perm.end()) return x;
+  // The argument in its canonical layout: canonical dim d is the argument's dim perm[d].
+  const std::vector<size_t>& p = perm->second;
+  if (p.size() != x->ndim()) return std::nullopt;
+  Exprs shape;
+  for (size_t d = 0; d < p.size(); ++d) shape.push_back(x->shape()[p[d]]);
+  Tensor src = *x;
+  return b.compute(
+      shape, src.dtype(), src.name() + "_relayout",
+      [&](const Exprs& idx) {
+        Exprs at(p.size());
+        for (size_t d = 0; d < p.size(); ++d) at[p[d]] = idx[d];
+        return src(at);
+      },
+      "ax");
 }
 
 std::optional<Exprs> Ctx::out_shape() const {
@@ -81,7 +99,11 @@ std::optional<Exprs> Ctx::out_shape() const {
   if (!t || !t->shape_values()) return std::nullopt;
   Exprs shape;
   for (const auto& d : *t->shape_values()) shape.push_back(remap(d));
-  return shape;
+  if (!out_perm) return shape;
+  if (out_perm->size() != shape.size()) return std::nullopt;
+  Exprs canonical;
+  for (size_t d : *out_perm) canonical.push_back(shape[d]);
+  return canonical;
 }
 
 std::optional<std::vector<std::pair<Exprs, ir::DataType>>> Ctx::out_fields() const {
@@ -138,6 +160,7 @@ double Ctx::float_attr(const std::string& key, double fallback) const {
 }
 
 std::string Ctx::str_attr(const std::string& key, const std::string& fallback) const {
+  if (auto it = attr_override.find(key); it != attr_override.end()) return it->second;
   if (auto s = call.attrs.find(key).as_ptr<ir::StringValue>()) return s->value;
   return fallback;
 }
@@ -189,6 +212,7 @@ const Table& table() {
     register_einsum(tab);
     register_quantize(tab);
     register_layout(tab);
+    adapt_layouts(tab);  // last: wraps the convolutions, pools and resize2d
     return tab;
   }();
   return t;
@@ -285,6 +309,19 @@ std::optional<Legalized> legalize(const ir::Call& call, ir::DiagnosticBag& diags
   }
   out.name_hint = ctx.name;
   out.func = ctx.b.build(ctx.params);
+  // A legalization that builds an invalid prim_func is a bug of ours: report it and leave the
+  // call, rather than let code generation fail on it later.
+  ir::DiagnosticBag problems;
+  compiler::tir::VerifyOptions verify;
+  verify.cpu = false;
+  verify.func_name = ctx.name;
+  if (!compiler::tir::verify_prim_func(*out.func, problems, verify)) {
+    diags.error(diag::kInternal, call.span,
+                "internal error: the legalization of " + call.op_name() +
+                    " built an invalid prim_func (" + problems.items()[0].message +
+                    "); the call is left as is");
+    return std::nullopt;
+  }
   out.args = ctx.args;
   out.out_sinfo = call.struct_info;
   return out;

@@ -364,6 +364,8 @@ bool nll_loss_backward(Ctx& c) {
                         const_of(dt, 0));
   };
   const Exprs& ts = tgt->shape();
+  if (og->ndim() > ts.size())
+    return c.unsupported("an output_grad of higher rank than the targets");
   std::optional<Tensor> den;
   if (reduction == "mean" && !ts.empty())
     den = c.b.reduce({}, ts, ReduceKind::kSum, dt, "T_weight_sum",
@@ -379,7 +381,8 @@ bool nll_loss_backward(Ctx& c) {
           ti.insert(ti.end(), i.begin() + 2, i.end());
         }
         Expr cls = i.size() > 1 ? i[1] : i[0];
-        Expr g = cast(dt, (*og)(reduction == "none" ? ti : Exprs{}));
+        // output_grad broadcasts to the targets' shape (a scalar for "sum" and "mean").
+        Expr g = cast(dt, broadcast_load(*og, ti, ts));
         Expr wt = wterm(ti);
         if (reduction == "mean") g = div(g, den ? (*den)({}) : wt);
         return if_then_else(cmp(ObjectKind::kEQ, t.cls(ti), cls), neg(mul(g, wt), dt),

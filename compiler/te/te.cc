@@ -182,6 +182,9 @@ class AccessCollector : public Visitor {
 Ref<BufferRegion> region_of(const Ref<Buffer>& buffer, const std::vector<Exprs>& uses) {
   bool same = true;
   for (const auto& u : uses) {
+    // An access of the wrong rank (a legalization bug, which the TIR verifier then reports)
+    // reads the whole buffer here.
+    if (u.size() != buffer->shape.size()) same = false;
     for (size_t d = 0; d < u.size() && same; ++d)
       if (!analysis::arith::expr_equal(u[d], uses[0][d])) same = false;
   }

@@ -766,7 +766,74 @@ Values ref_pool(const HostArray& x, Shape out, int64_t k, int64_t s, int64_t p, 
   return v;
 }
 
+// `x` with its axes reordered: dim d of the result is dim perm[d] of x.
+HostArray transposed(const HostArray& x, const Shape& perm) {
+  Shape shape;
+  for (int64_t p : perm) shape.push_back(x.shape[static_cast<size_t>(p)]);
+  HostArray out(x.dtype, shape);
+  for (int64_t f = 0; f < numel(shape); ++f) {
+    Shape o = unravel(f, shape), src(perm.size());
+    for (size_t d = 0; d < perm.size(); ++d) src[static_cast<size_t>(perm[d])] = o[d];
+    out.set(f, x.at(ravel(src, x.shape)));
+  }
+  return out;
+}
+
+Values values_of(const HostArray& a) {
+  Values v;
+  for (int64_t k = 0; k < a.size(); ++k) v.push_back(a.get(k));
+  return v;
+}
+
+HostArray array_of(const Values& v, const Shape& shape) {
+  HostArray out(F32, shape);
+  for (int64_t k = 0; k < out.size(); ++k)
+    out.set(k, compiler::tir_eval::Scalar::of_float(F32, v[static_cast<size_t>(k)]));
+  return out;
+}
+
 }  // namespace
+
+// Other layouts than NCHW / OIHW: the same computation through transposing stages.
+void layout_cases() {
+  HostArray x = rnd({1, 6, 6, 3}, 900);  // NHWC
+  HostArray w = rnd({3, 3, 3, 4}, 901);  // HWIO
+  check({"relax.nn.conv2d",
+         "R.nn.conv2d(x0, x1, padding=[1, 1], data_layout=\"NHWC\", kernel_layout=\"HWIO\")",
+         {x, w},
+         F32,
+         {1, 6, 6, 4},
+         [](const std::vector<HostArray>& in) {
+           HostArray xc = transposed(in[0], {0, 3, 1, 2}), wc = transposed(in[1], {3, 2, 0, 1});
+           HostArray yc = array_of(ref_conv2d(xc, wc, {1, 4, 6, 6}, 1, 1, 1, 1), {1, 4, 6, 6});
+           return values_of(transposed(yc, {0, 2, 3, 1}));
+         },
+         1e-5,
+         1e-5});
+  // NCHW in, NHWC out.
+  check(
+      {"relax.nn.conv2d",
+       "R.nn.conv2d(x0, x1, out_layout=\"NHWC\")",
+       {rnd({1, 3, 5, 5}, 902), rnd({2, 3, 3, 3}, 903)},
+       F32,
+       {1, 3, 3, 2},
+       [](const std::vector<HostArray>& in) {
+         HostArray yc = array_of(ref_conv2d(in[0], in[1], {1, 2, 3, 3}, 1, 0, 1, 1), {1, 2, 3, 3});
+         return values_of(transposed(yc, {0, 2, 3, 1}));
+       },
+       1e-5,
+       1e-5});
+  check({"relax.nn.max_pool2d",
+         "R.nn.max_pool2d(x0, pool_size=[2, 2], strides=[2, 2], layout=\"NHWC\")",
+         {x},
+         F32,
+         {1, 3, 3, 3},
+         [](const std::vector<HostArray>& in) {
+           HostArray xc = transposed(in[0], {0, 3, 1, 2});
+           HostArray yc = array_of(ref_pool(xc, {1, 3, 3, 3}, 2, 2, 0, true, false), {1, 3, 3, 3});
+           return values_of(transposed(yc, {0, 2, 3, 1}));
+         }});
+}
 
 // legalize numerics: conv2d and pooling (NCHW)
 void conv_pool_cases() {
@@ -1383,6 +1450,10 @@ TEST_CASE("legalize numerics: creation ops") {
 
 TEST_CASE("legalize numerics: conv2d and pooling (NCHW)") {
   conv_pool_cases();
+}
+
+TEST_CASE("legalize numerics: NHWC and HWIO layouts through transposing stages") {
+  layout_cases();
 }
 
 TEST_CASE("legalize numerics: every legalized op has a numerics check") {

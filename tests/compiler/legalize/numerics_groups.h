@@ -13,6 +13,7 @@ void softmax_norm_cases();
 void manipulation_cases();
 void creation_cases();
 void conv_pool_cases();
+void layout_cases();
 void misc_cases();
 void tuple_gather_cases();
 void conv_transpose_pool3d_cases();
@@ -31,6 +32,7 @@ inline void all_numerics_groups() {
   manipulation_cases();
   creation_cases();
   conv_pool_cases();
+  layout_cases();
   misc_cases();
   tuple_gather_cases();
   conv_transpose_pool3d_cases();
