@@ -7,10 +7,13 @@
 #include <optional>
 #include <random>
 
+#include "analysis/arith/evaluate.h"
 #include "cli/build_common.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "compiler/build.h"
+#include "ir/tir_visitor.h"
+#include "syntax/printer.h"
 #include "vm/runtime.h"
 
 namespace relax::cli {
@@ -40,9 +43,28 @@ std::optional<vm::Value> random_input(const ir::Ref<ir::Var>& param,
     } else if (auto v = d.as<ir::tir::Var>(); v && sizes.count(v->name)) {
       shape.push_back(sizes.at(v->name));
     } else {
-      error = "--random: give the size of `" + (v ? v->name : std::string("?")) +
-              "` for parameter `" + param->name + "` with --shape NAME=N";
-      return std::nullopt;
+      // A compound dim (`n - 2`): evaluated from the sizes given for its variables.
+      struct Vars : ir::tir::Visitor {
+        std::vector<ir::Ref<ir::tir::Var>> found;
+        void visit_var(const ir::Ref<ir::tir::Var>& var) override { found.push_back(var); }
+      } vars;
+      vars.visit_expr(d);
+      analysis::arith::Assignment values;
+      std::string missing;
+      for (const auto& var : vars.found) {
+        if (sizes.count(var->name))
+          values.set(var, sizes.at(var->name));
+        else if (missing.empty())
+          missing = var->name;
+      }
+      std::optional<int64_t> value =
+          missing.empty() ? analysis::arith::evaluate(d, values) : std::nullopt;
+      if (!value || *value < 0) {
+        error = "--random: give the size of `" + (missing.empty() ? syntax::to_text(d) : missing) +
+                "` for parameter `" + param->name + "` with --shape NAME=N";
+        return std::nullopt;
+      }
+      shape.push_back(*value);
     }
   }
   auto dt = vm::parse_dtype(t->dtype.str());

@@ -14,7 +14,8 @@
 //       heap[dst] = a postfix program of (code, v) pairs: 0 push v, 1 push heap[v], then
 //       operators on the two top values 2 add, 3 sub, 4 mul, 5 floordiv, 6 floormod, 7 min,
 //       8 max, 9 truncdiv, 10 truncmod, and comparisons giving 0/1: 11 ==, 12 !=, 13 <, 14 <=,
-//       15 >, 16 >= (the compound symbolic expressions TVM computes with a
+//       15 >, 16 >=, and 17 select (c ? t : f of the three top values) (the compound symbolic
+//       expressions TVM computes with a
 //       host shape function, evaluated without generated code)
 //   vm.builtin.check_tensor_info(value, ndim: int (-1 any), dtype|null, err) -> null
 //   vm.builtin.check_shape_info(value, ndim: int (-1 any), err) -> null

@@ -187,6 +187,15 @@ void shape_compute(VirtualMachine&, ArgList args, Value*) {
       stack.push_back(heap_slot(heap, v));
       continue;
     }
+    if (code == 17) {  // select: condition, true value, false value
+      if (stack.size() < 3) throw_error("malformed shape program at code 17");
+      int64_t f = stack.back();
+      stack.pop_back();
+      int64_t t = stack.back();
+      stack.pop_back();
+      stack.back() = stack.back() != 0 ? t : f;
+      continue;
+    }
     if (stack.size() < 2 || code > 16)
       throw_error("malformed shape program at code " + std::to_string(code));
     int64_t b = stack.back();

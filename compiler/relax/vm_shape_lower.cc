@@ -32,6 +32,8 @@ using namespace ir;
 
 namespace {
 
+std::pair<std::vector<Ref<tir::PrimExpr>>, int64_t> operands(const Ref<tir::PrimExpr>& e);
+
 // The symbolic values of one function: each variable and each distinct compound expression.
 class SlotCollector : public ExprVisitor {
  public:
@@ -42,10 +44,7 @@ class SlotCollector : public ExprVisitor {
     if (!e || tir::as_const_int(e) || e.is<tir::FloatImm>()) return;
     std::string key = syntax::to_text(e);
     if (slot_of.count(key)) return;
-    if (auto b = e.as<tir::BinaryOp>()) {
-      add(b->a);
-      add(b->b);
-    }
+    for (const auto& operand : operands(e).first) add(operand);
     slot_of[key] = static_cast<int64_t>(names.size());
     names.push_back(key);
   }
@@ -111,6 +110,19 @@ int64_t operator_code(ObjectKind kind) {
   }
 }
 
+// The operands of a compound expression the VM computes and its shape_compute code: binary
+// operators, and select / T.if_then_else (code 17, both sides are integers here). Code 0: not
+// computable.
+std::pair<std::vector<Ref<tir::PrimExpr>>, int64_t> operands(const Ref<tir::PrimExpr>& e) {
+  if (auto b = e.as<tir::BinaryOp>()) return {{b->a, b->b}, operator_code(b->kind())};
+  if (auto sel = e.as<tir::Select>())
+    return {{sel->condition, sel->true_value, sel->false_value}, 17};
+  if (auto call = e.as<tir::Call>();
+      call && call->op == "tir.if_then_else" && call->args.size() == 3)
+    return {call->args, 17};
+  return {{}, 0};
+}
+
 class ShapeLowerer : public ExprMutator {
  public:
   ShapeLowerer(const Ref<Function>& f, DiagnosticBag& diags) : names_(f), diags_(diags) {}
@@ -138,11 +150,15 @@ class ShapeLowerer : public ExprMutator {
       prologue.push_back(make<VarBinding>(heap_, null_value()));
     }
     // Parameters: types first, then shapes (a later parameter may fix a variable's value).
+    defer_compound_ = true;
     for (size_t i = 0; i < f->params.size(); ++i) {
       const auto& p = f->params[i];
       check_value(p, p->struct_info,
                   "argument `" + p->name + "` (parameter " + std::to_string(i) + ")");
     }
+    defer_compound_ = false;
+    for (const auto& c : pending_) check_compound(c);
+    pending_.clear();
     out_ = nullptr;
     auto body = mutate_seq(f->body.as<SeqExpr>());
     if (!prologue.empty()) {
@@ -289,14 +305,15 @@ class ShapeLowerer : public ExprMutator {
     if (s < 0) return false;
     if (known_.count(s)) return true;
     if (e.is<tir::Var>()) return false;
-    auto bin = e.as<tir::BinaryOp>();
-    if (!bin || !operator_code(bin->kind())) {
+    auto [parts, code] = operands(e);
+    if (!code) {
       diags_.error(
           "E0783", Span::unknown(),
           "the symbolic expression " + syntax::to_text(e) + " cannot be computed by the VM");
       return false;
     }
-    if (!ensure(bin->a) || !ensure(bin->b)) return false;
+    for (const auto& part : parts)
+      if (!ensure(part)) return false;
     std::vector<Ref<Expr>> args{heap_, int_value(s)};
     program(e, args);
     emit_check("vm.builtin.shape_compute", std::move(args));
@@ -310,10 +327,9 @@ class ShapeLowerer : public ExprMutator {
       out.push_back(int_value(*c));
       return;
     }
-    if (auto bin = e.as<tir::BinaryOp>(); bin && operator_code(bin->kind())) {
-      program(bin->a, out);
-      program(bin->b, out);
-      out.push_back(int_value(operator_code(bin->kind())));
+    if (auto [parts, code] = operands(e); code) {
+      for (const auto& part : parts) program(part, out);
+      out.push_back(int_value(code));
       out.push_back(int_value(0));
       return;
     }
@@ -347,19 +363,37 @@ class ShapeLowerer : public ExprMutator {
     args.push_back(err);
     emit_check("vm.builtin.match_shape", std::move(args));
     if (deferred.empty()) return;
-    std::vector<Ref<Expr>> second{value, heap(), int_value(static_cast<int64_t>(dims.size()))};
-    for (size_t i = 0; i < dims.size(); ++i) {
-      bool check = std::find(deferred.begin(), deferred.end(), i) != deferred.end();
-      if (check && !ensure(dims[i])) {
+    // Parameters are all matched before compound dims are checked: `N - 2` of a first
+    // parameter may use N from a later one.
+    if (defer_compound_) {
+      pending_.push_back({value, dims, deferred, err});
+      return;
+    }
+    check_compound({value, dims, deferred, err});
+  }
+
+  struct CompoundCheck {
+    Ref<Expr> value;
+    std::vector<Ref<tir::PrimExpr>> dims;
+    std::vector<size_t> deferred;  // the dims to check
+    Ref<Expr> err;
+  };
+
+  // The second round of matching: compound dims compared with their computed values.
+  void check_compound(const CompoundCheck& c) {
+    std::vector<Ref<Expr>> second{c.value, heap(), int_value(static_cast<int64_t>(c.dims.size()))};
+    for (size_t i = 0; i < c.dims.size(); ++i) {
+      bool check = std::find(c.deferred.begin(), c.deferred.end(), i) != c.deferred.end();
+      if (check && !ensure(c.dims[i])) {
         diags_.error("E0784", Span::unknown(),
-                     "the dimension " + syntax::to_text(dims[i]) +
+                     "the dimension " + syntax::to_text(c.dims[i]) +
                          " uses a variable no parameter or match_cast defines");
         return;
       }
       second.push_back(int_value(check ? 3 : 2));
-      second.push_back(int_value(check ? slot(dims[i]) : 0));
+      second.push_back(int_value(check ? slot(c.dims[i]) : 0));
     }
-    second.push_back(err);
+    second.push_back(c.err);
     emit_check("vm.builtin.match_shape", std::move(second));
   }
 
@@ -414,6 +448,8 @@ class ShapeLowerer : public ExprMutator {
   std::set<int64_t> known_;
   Ref<Var> heap_;
   std::vector<Ref<Binding>>* out_ = nullptr;
+  bool defer_compound_ = false;
+  std::vector<CompoundCheck> pending_;
 };
 
 }  // namespace

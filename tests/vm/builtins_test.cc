@@ -113,6 +113,26 @@ TEST_CASE("static dims, prim values and slots matched across arguments", "[vm][s
         "g: argument `n` (parameter 0): expected a value of dtype int64 but got a float 1.5");
 }
 
+TEST_CASE("shape_compute selects with code 17 (T.if_then_else of integers)", "[vm][shape]") {
+  ExecutableBuilder b;
+  b.declare_function("f", {"n"});
+  auto i = [&](int64_t v) { return b.int_arg(v); };
+  b.begin_function("f");  // f(n) = n < 0 ? n + 16 : n
+  int64_t heap = b.new_register(), out = b.new_register();
+  b.emit_call("vm.builtin.alloc_shape_heap", {Arg::context(), i(2)}, heap);
+  b.emit_call("vm.builtin.match_prim_value",
+              {Arg::reg(0), Arg::reg(heap), i(1), i(0), b.string_arg("argument `n`")});
+  b.emit_call("vm.builtin.shape_compute",
+              {Arg::reg(heap), i(1), i(1), i(0), i(0), i(0), i(13), i(0), i(1), i(0), i(0), i(16),
+               i(2), i(0), i(1), i(0), i(17), i(0)});
+  b.emit_call("vm.builtin.make_prim_value", {Arg::reg(heap), i(1), i(1)}, out);
+  b.emit_ret(out);
+  b.end_function();
+  auto vm = make_vm(finish(b));
+  CHECK(vm->invoke("f", {Value(int64_t{-3})})->as_int() == 13);
+  CHECK(vm->invoke("f", {Value(int64_t{5})})->as_int() == 5);
+}
+
 TEST_CASE("shape_compute evaluates compound symbolic expressions into a slot", "[vm][shape]") {
   ExecutableBuilder b;
   b.declare_function("f", {"n"});

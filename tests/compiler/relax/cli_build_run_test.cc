@@ -381,3 +381,44 @@ TEST_CASE("relax run: topk, sort and unique run as VM builtins between TIR ops")
   INFO(rnd.err);
   CHECK(rnd.exit_code == 0);
 }
+
+TEST_CASE("relax run matches parameters whose dims use variables a later parameter defines") {
+  TempDir dir;
+  auto file = dir / "late.relax";
+  relax::test::write_file(file, R"(@I.ir_module
+class Module:
+    @R.function
+    def main(A: R.Tensor((2, "M", "N - 2"), "float32"), B: R.Tensor((3, "N", "M + 2"), "float32")) -> R.Tensor((2, "M", "N - 2"), "float32"):
+        return A
+)");
+  auto r =
+      run_command({kRelax, "run", file.string(), "--random", "--shape", "M=3", "--shape", "N=5"});
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("shape (2, 3, 3)") != std::string::npos);
+  // N = 6 from B: A's last dim must then be 4.
+  using namespace relax::vm;
+  std::vector<float> a(18, 1.0f), b(90, 2.0f);
+  std::vector<int64_t> as{2, 3, 3}, bs{3, 6, 5};
+  REQUIRE(write_npy((dir / "a.npy").string(), *tensor_from_bytes(as, kFloat32, a.data())).ok());
+  REQUIRE(write_npy((dir / "b.npy").string(), *tensor_from_bytes(bs, kFloat32, b.data())).ok());
+  auto bad = run_command(
+      {kRelax, "run", file.string(), (dir / "a.npy").string(), (dir / "b.npy").string()});
+  CHECK(bad.exit_code == 1);
+  CHECK(bad.err.find("argument `A`") != std::string::npos);
+}
+
+TEST_CASE("relax build on the 20k-line conformance module reports what it cannot compile") {
+  auto shared = relax::test::shared_dir();
+  if (!shared) {
+    WARN("../shared not found: the large module is not built");
+    return;
+  }
+  auto r =
+      run_command({kRelax, "build", (*shared / "conformance" / "large_module_20k.relax").string()});
+  // Every part that cannot be compiled is a diagnostic (symbolic strided_slice bounds, recursive
+  // local functions, NCHW16c layouts), never a crash.
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("E0791") != std::string::npos);
+  CHECK(r.err.find("E0742") != std::string::npos);
+}
