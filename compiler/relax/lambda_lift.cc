@@ -5,9 +5,10 @@
 // `f = R.make_closure(cls.outer_f, (free...))`, and each call `f(args)` becomes
 // `R.invoke_pure_closure(f, (args...), sinfo_args=(result,))` (R.invoke_closure when the local
 // function is impure; the VM appends the captured values).
-// Functions nested deeper are lifted too. Leaves alone: module-level functions that contain no
-// local function, prim_funcs, extern functions; a local function that calls itself through its
-// own name is reported (E0774) and left in place.
+// A recursive local function (how loops are written in Relax) calls the lifted module function
+// directly, passing its captured values along. Functions nested deeper are lifted too. Leaves
+// alone: module-level functions that contain no local function, prim_funcs, extern functions; a
+// local function that uses its own name other than to call itself is reported (E0774).
 #include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
@@ -39,6 +40,33 @@ class FreeVarCollector : public ExprVisitor {
 class Remap : public ExprMutator {
  public:
   void set(const Var* from, Ref<Expr> to) { var_remap_[from] = std::move(to); }
+};
+
+// Inside a lifted recursive function: `f(args)` becomes `cls.outer_f(args..., captured...)`.
+class SelfCalls : public ExprMutator {
+ public:
+  SelfCalls(const Var* self, Ref<GlobalVar> gvar, std::vector<Ref<Expr>> extra)
+      : self_(self), gvar_(std::move(gvar)), extra_(std::move(extra)) {}
+  bool used_as_value = false;
+
+  Ref<Expr> mutate_call(const Ref<Call>& call) override {
+    if (call->op.get() != self_) return ExprMutator::mutate_call(call);
+    std::vector<Ref<Expr>> args;
+    for (const auto& a : call->args) args.push_back(mutate(a));
+    args.insert(args.end(), extra_.begin(), extra_.end());
+    auto n = make<Call>(gvar_, std::move(args), call->attrs, call->sinfo_args);
+    n->span = call->span;
+    return n;
+  }
+  Ref<Expr> mutate_var(const Ref<Var>& var) override {
+    if (var.get() == self_) used_as_value = true;
+    return ExprMutator::mutate_var(var);
+  }
+
+ private:
+  const Var* self_;
+  Ref<GlobalVar> gvar_;
+  std::vector<Ref<Expr>> extra_;
 };
 
 class Lifter : public ExprMutator {
@@ -78,33 +106,48 @@ class Lifter : public ExprMutator {
     for (const auto& v : uses.used) {
       if (!defs.defined.count(v.get())) free.push_back(v);
     }
-    if (std::find(free.begin(), free.end(), binding->var) != free.end()) {
-      diags_.error("E0774", fn->span,
-                   "LambdaLift: the local function `" + binding->var->name +
-                       "` calls itself; recursive local "
-                       "functions are not supported (make it a module function)");
-      ExprMutator::mutate_binding(binding, out);
-      return;
+    // A recursive local function (a loop: `while_loop` calling itself in a branch) refers to
+    // itself by its binding's name: not a capture.
+    bool recursive = false;
+    if (auto self = std::find(free.begin(), free.end(), binding->var); self != free.end()) {
+      recursive = true;
+      free.erase(self);
     }
     std::string name = outer_ + "_" + binding->var->name;
     for (int i = 1; module_.find(name); ++i)
       name = outer_ + "_" + binding->var->name + std::to_string(i);
+    auto gvar = make<GlobalVar>(name);
     // The lifted function: own parameters, then the free variables as fresh parameters.
     Remap remap;
     auto lifted = copy(fn);
     lifted->attrs = fn->attrs;
     std::vector<Ref<Var>> params = fn->params;
+    std::vector<Ref<Expr>> extra;  // the captured values, as the lifted function sees them
     for (const auto& v : free) {
       auto p = make<Var>(v->name, v->struct_info);
       remap.set(v.get(), p);
       params.push_back(p);
+      extra.push_back(p);
     }
     lifted->params = params;
-    lifted->body = remap.mutate(fn->body).as<SeqExpr>();
+    Ref<SeqExpr> body = remap.mutate(fn->body).as<SeqExpr>();
+    if (recursive) {
+      // Calls of itself call the module function, passing the captured values along.
+      SelfCalls self(binding->var.get(), gvar, extra);
+      body = self.mutate(body).as<SeqExpr>();
+      if (self.used_as_value) {
+        diags_.error("E0774", fn->span,
+                     "LambdaLift: the local function `" + binding->var->name +
+                         "` refers to itself other than by calling itself; only recursive calls "
+                         "are supported (make it a module function)");
+        ExprMutator::mutate_binding(binding, out);
+        return;
+      }
+    }
+    lifted->body = body;
     lifted->struct_info = nullptr;
     // Deeper local functions are lifted by the module-level loop (the new function is visited
     // again as a module member).
-    auto gvar = make<GlobalVar>(name);
     module_.add(gvar, lifted);
     if (free.empty()) {
       var_remap_[binding->var.get()] = gvar;

@@ -287,3 +287,18 @@ class Module:
       }
   check_close(*r, {27}, want);
 }
+
+TEST_CASE("e2e: a loop written as a recursive local function (examples/while_loop.relax)") {
+  vm::Module m = build_example("while_loop.relax");
+  std::mt19937 rng(5);
+  Array x = random_array({2, 3}, rng);
+  for (int32_t n : {0, 1, 7}) {
+    auto count = vm::tensor_from_bytes(std::vector<int64_t>{}, vm::kInt32, &n);
+    auto r = m.invoke("main", {x.value(), vm::Value(count)});
+    INFO((r ? "" : r.error().message));
+    REQUIRE(r);
+    std::vector<double> want;
+    for (float v : x.data) want.push_back(static_cast<double>(v) * n);
+    check_close(*r, {2, 3}, want);
+  }
+}
