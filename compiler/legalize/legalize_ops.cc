@@ -299,6 +299,13 @@ std::optional<Legalized> legalize(const ir::Call& call, ir::DiagnosticBag& diags
       collector.visit_expr(d);
     }
   }
+  // Symbolic values the computations use (a strided_slice begin `rank * 8`) are parameters too.
+  for (const auto& stage : ctx.b.stages()) {
+    for (const auto& d : stage.out->shape) collector.visit_expr(d);
+    if (stage.value) collector.visit_expr(stage.value);
+    if (stage.init) collector.visit_expr(stage.init);
+    if (stage.opaque_body) collector.visit_stmt(stage.opaque_body);
+  }
   Legalized out;
   for (const auto& v : used) {
     if (defined.count(v.get())) continue;

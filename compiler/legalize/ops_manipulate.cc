@@ -293,15 +293,28 @@ std::optional<std::vector<int64_t>> const_tuple(const Ref<ir::Expr>& e) {
   return out;
 }
 
+// The values of a tuple of prim values (symbolic ones too), or nullopt.
+std::optional<std::vector<Expr>> prim_tuple(const Ref<ir::Expr>& e) {
+  std::vector<Expr> out;
+  auto t = e.as_ptr<ir::Tuple>();
+  if (!t) return std::nullopt;
+  for (const auto& f : t->fields) {
+    auto pv = f.as_ptr<ir::PrimValue>();
+    if (!pv || !pv->value || !pv->value->dtype.is_integer_like()) return std::nullopt;
+    out.push_back(pv->value);
+  }
+  return out;
+}
+
 bool strided_slice(Ctx& c) {
   if (c.call.args.size() < 4) return false;
   auto axes = const_tuple(c.call.args[1]);
-  auto begin = const_tuple(c.call.args[2]);
-  auto end = const_tuple(c.call.args[3]);
+  auto begin = prim_tuple(c.call.args[2]);
   std::optional<std::vector<int64_t>> strides;
   if (c.call.args.size() > 4) strides = const_tuple(c.call.args[4]);
-  if (!axes || !begin || !end || (c.call.args.size() > 4 && !strides))
-    return c.unsupported("axes, begin, end and strides must be constant");
+  if (!axes || !begin || begin->size() != axes->size() || (c.call.args.size() > 4 && !strides))
+    return c.unsupported("axes and strides must be constant, begin a tuple of prim values");
+  bool inbound = c.bool_attr("assume_inbound", false);
   auto x = c.input(0);
   auto shape = c.out_shape();
   if (!x || !shape) return false;
@@ -313,9 +326,22 @@ bool strided_slice(Ctx& c) {
     size_t a = static_cast<size_t>(norm_axis((*axes)[k], nd));
     int64_t s = strides && k < strides->size() ? (*strides)[k] : 1;
     if (s == 0) return c.unsupported("a stride of 0");
-    int64_t b = (*begin)[k];
     step[a] = s;
     const Expr& dim = xt.shape()[a];
+    Expr bx = cast(ir::DataType::Int64(), c.remap((*begin)[k]));
+    auto bc = ir::tir::as_const_int(bx);
+    if (!bc) {
+      // A symbolic begin (`rank * 8`): normalized and clamped at run time, as TVM does, unless
+      // the call promises it is in bounds.
+      if (inbound) {
+        start[a] = bx;
+      } else {
+        Expr b = select(cmp(ObjectKind::kLT, bx, i64(0)), add(bx, dim), bx);
+        start[a] = s > 0 ? max(min(b, dim), i64(0)) : max(min(b, sub(dim, i64(1))), i64(-1));
+      }
+      continue;
+    }
+    int64_t b = *bc;
     if (auto n = ir::tir::as_const_int(dim)) {
       if (b < 0) b += *n;
       b = s > 0 ? std::clamp<int64_t>(b, 0, *n) : std::clamp<int64_t>(b, -1, *n - 1);

@@ -379,3 +379,25 @@ class Module:
   CHECK(data_of<float>(field(cols, 0)) == std::vector<float>{1, 5, 0, 2, 1, 5, 7, -1});
   CHECK(data_of<int64_t>(field(cols, 1)) == std::vector<int64_t>{0, 1});
 }
+
+TEST_CASE("e2e: strided_slice with a symbolic begin, clamped or assumed in bounds") {
+  // The slice a worker takes by its rank (TVM's sharding tests): begin `k`, end `k + 3`.
+  vm::Module m = build_text(R"(@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((10,), "float32"), p: R.Prim(value="k")) -> R.Tuple(R.Tensor((3,), "float32"), R.Tensor((2,), "float32")):
+        k = T.int64()
+        y = R.strided_slice(x, (R.prim_value(0),), (R.prim_value(k),), (R.prim_value(k + 3),))
+        z: R.Tensor((3,), "float32") = R.match_cast(y, R.Tensor((3,), "float32"))
+        w: R.Tensor((2,), "float32") = R.strided_slice(x, (R.prim_value(0),), (R.prim_value(k * 2),), (R.prim_value(k * 2 + 2),), assume_inbound=True)
+        return (z, w)
+)");
+  std::vector<float> x(10);
+  for (int i = 0; i < 10; ++i) x[static_cast<size_t>(i)] = static_cast<float>(i * i);
+  auto r = run(m, {tensor<float>({10}, x, vm::kFloat32), vm::Value(int64_t{2})});
+  CHECK(data_of<float>((*r.as_tuple())[0]) == std::vector<float>{4, 9, 16});
+  CHECK(data_of<float>((*r.as_tuple())[1]) == std::vector<float>{16, 25});
+  r = run(m, {tensor<float>({10}, x, vm::kFloat32), vm::Value(int64_t{3})});
+  CHECK(data_of<float>((*r.as_tuple())[0]) == std::vector<float>{9, 16, 25});
+  CHECK(data_of<float>((*r.as_tuple())[1]) == std::vector<float>{36, 49});
+}
