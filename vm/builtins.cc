@@ -95,6 +95,48 @@ void reshape(VirtualMachine&, ArgList args, Value* result) {
   *result = Value(reshape_view(args[0].tensor(), shape.dims()));
 }
 
+// A view of x's storage with another shape, dtype or byte offset (each null or an empty tuple:
+// unchanged), checked to fit in the storage.
+void tensor_view(VirtualMachine&, ArgList args, Value* result) {
+  const TensorObj& x = tensor_arg(args, 0, "tensor");
+  auto unchanged = [&](int64_t i) {
+    const Value& v = args[i];
+    return v.is_null() || (v.as_tuple() && v.as_tuple()->size() == 0);
+  };
+  std::vector<int64_t> shape(x.shape().begin(), x.shape().end());
+  if (!unchanged(1)) {
+    const ShapeObj& s = shape_arg(args, 1, "shape");
+    shape.assign(s.dims().begin(), s.dims().end());
+  }
+  DLDataType dtype = x.dtype();
+  if (!unchanged(2)) {
+    if (args[2].kind() != ValueKind::kDType) throw_error("view: `dtype` must be a dtype");
+    dtype = args[2].as_dtype();
+  }
+  int64_t offset = unchanged(3) ? 0 : int_arg(args, 3, "relative_byte_offset");
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d < 0) throw_error("view: negative dimension in " + shape_string(shape));
+    n *= d;
+  }
+  int64_t begin = static_cast<int64_t>(x.offset()) + offset;
+  int64_t bytes = n * dtype_bytes(dtype);
+  if (offset < 0 || begin + bytes > static_cast<int64_t>(x.storage()->nbytes())) {
+    throw_error("view: " + std::to_string(bytes) + " bytes at relative offset " +
+                std::to_string(offset) + " do not fit in the tensor's storage of " +
+                std::to_string(x.storage()->nbytes()) + " bytes (the tensor starts at byte " +
+                std::to_string(x.offset()) + ")");
+  }
+  *result = Value(make_ref<TensorObj>(x.storage(), static_cast<size_t>(begin), shape, dtype));
+}
+
+void shape_to_tensor(VirtualMachine&, ArgList args, Value* result) {
+  const ShapeObj& s = shape_arg(args, 0, "shape");
+  std::vector<int64_t> dims(s.dims().begin(), s.dims().end());
+  std::vector<int64_t> len{static_cast<int64_t>(dims.size())};
+  *result = Value(tensor_from_bytes(len, kInt64, dims.data()));
+}
+
 void shape_of(VirtualMachine&, ArgList args, Value* result) {
   const TensorObj& t = tensor_arg(args, 0, "tensor");
   *result = Value::shape(std::vector<int64_t>(t.shape().begin(), t.shape().end()));
@@ -276,6 +318,9 @@ static constexpr BuiltinInfo kBuiltins[] = {
     {"vm.builtin.copy", builtin::copy, 1, 1, false, "(value)"},
     {"vm.builtin.reshape", builtin::reshape, 2, 2, false, "(tensor, shape)"},
     {"vm.builtin.shape_of", builtin::shape_of, 1, 1, false, "(tensor)"},
+    {"vm.builtin.tensor_view", builtin::tensor_view, 4, 4, false,
+     "(tensor, shape|(), dtype|(), relative_byte_offset|())"},
+    {"vm.builtin.shape_to_tensor", builtin::shape_to_tensor, 1, 1, false, "(shape)"},
     {"vm.builtin.tensor_to_shape", builtin::tensor_to_shape, 1, 1, false, "(tensor)"},
     {"vm.builtin.make_tuple", builtin::make_tuple, 0, -1, false, "(values...)"},
     {"vm.builtin.tuple_getitem", builtin::tuple_getitem, 2, 2, false, "(tuple, index)"},

@@ -30,6 +30,9 @@
 //   vm.builtin.copy(value) -> value                             a register move
 //   vm.builtin.reshape(tensor, shape) -> tensor                 a view, same element count
 //   vm.builtin.shape_of(tensor) -> shape
+//   vm.builtin.tensor_view(tensor, shape|(), dtype|(), relative_byte_offset|()) -> tensor
+//       a view of the same storage (R.memory.view); () or null keeps the tensor's own
+//   vm.builtin.shape_to_tensor(shape) -> tensor                 1-d int64
 //   vm.builtin.tensor_to_shape(tensor) -> shape                 1-d int16/32/64 tensor
 //   vm.builtin.make_tuple(values...) -> tuple
 //   vm.builtin.tuple_getitem(tuple, index: int) -> value

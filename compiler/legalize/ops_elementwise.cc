@@ -221,6 +221,8 @@ void register_elementwise(Table& t) {
     DataType to = c.out_dtype();
     return unary("cast", [to](const Expr& x) { return cast(to, x); })(c);
   };
+  // wrap_param(data, dtype): the weight cast to the model's dtype, as astype.
+  t["relax.wrap_param"] = t["relax.astype"];
 
   t["relax.add"] = binary_op("add", add);
   t["relax.subtract"] = binary_op("subtract", sub);

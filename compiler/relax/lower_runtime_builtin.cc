@@ -5,6 +5,10 @@
 //   R.reshape(x, shape)      -> R.call_packed("vm.builtin.reshape", x, shape, sinfo_args=...)
 //   R.shape_of(x)            -> R.call_packed("vm.builtin.shape_of", x, sinfo_args=...)
 //   R.tensor_to_shape(x)     -> R.call_packed("vm.builtin.tensor_to_shape", x, sinfo_args=...)
+//   R.shape_to_tensor(s), R.memory.view(x, shape, dtype, offset), R.print, R.assert_op
+//                            -> vm.builtin.shape_to_tensor / tensor_view / print / assert
+//   R.grad.start/end_checkpoint(x), R.builtin.stop_lift_params(x), R.hint_on_device(x, d),
+//   R.to_vdevice(x, d), R.memory.ensure_zero_offset(x)  -> x (one host device: no copy)
 //   R.null_value()           stays (VM codegen reads it as the null register)
 // A builtin.alloc_tensor that is still present is an internal error of the pipeline (E0772).
 // Leaves alone: every other call (ops that LegalizeOps did not lower are reported by VM
@@ -47,6 +51,18 @@ class Lower : public ExprMutator {
     if (op == "relax.reshape") return packed("vm.builtin.reshape");
     if (op == "relax.shape_of") return packed("vm.builtin.shape_of");
     if (op == "relax.tensor_to_shape") return packed("vm.builtin.tensor_to_shape");
+    if (op == "relax.shape_to_tensor") return packed("vm.builtin.shape_to_tensor");
+    if (op == "relax.memory.view") return packed("vm.builtin.tensor_view");
+    // (format, values...) and (condition, format, values...), as the builtins take them.
+    if (op == "relax.print") return packed("vm.builtin.print");
+    if (op == "relax.assert_op") return packed("vm.builtin.assert");
+    // Markers for other passes (gradient checkpoints, parameter lifting) and device hints on a
+    // single-device (host) build: the value itself.
+    if ((op == "relax.grad.start_checkpoint" || op == "relax.grad.end_checkpoint" ||
+         op == "relax.builtin.stop_lift_params" || op == "relax.hint_on_device" ||
+         op == "relax.to_vdevice" || op == "relax.memory.ensure_zero_offset") &&
+        !a.empty())
+      return a[0];
     if (op == "relax.builtin.alloc_tensor") {
       diags_.error("E0772", call->span,
                    "LowerRuntimeBuiltin: builtin.alloc_tensor is still present (LowerAllocTensor "

@@ -401,3 +401,28 @@ class Module:
   CHECK(data_of<float>((*r.as_tuple())[0]) == std::vector<float>{9, 16, 25});
   CHECK(data_of<float>((*r.as_tuple())[1]) == std::vector<float>{36, 49});
 }
+
+TEST_CASE("e2e: print and assert, memory views, shape_to_tensor and marker ops run on the VM") {
+  vm::Module m = build_text(R"(@I.ir_module
+class Module:
+    @R.function(pure=False)
+    def main(x: R.Tensor((2, 4), "float32"), ok: R.Tensor((), "bool")) -> R.Tuple(R.Tensor((4,), "float32"), R.Tensor((2,), "int64"), R.Tensor((2, 4), "float32")):
+        R.print(x, format="x = {}")
+        R.assert_op(ok, x, format="not ok: {}")
+        v = R.memory.view(x, R.shape([4]), R.dtype("float32"), R.prim_value(16))
+        s = R.shape_to_tensor(R.shape([2, 4]))
+        c = R.grad.start_checkpoint(x)
+        d = R.grad.end_checkpoint(c)
+        return (v, s, d)
+)");
+  std::vector<float> x{0, 1, 2, 3, 4, 5, 6, 7};
+  uint8_t yes = 1, no = 0;  // bool tensors hold one byte per element
+  auto r = run(m, {tensor<float>({2, 4}, x, vm::kFloat32), tensor<uint8_t>({}, {yes}, vm::kBool)});
+  CHECK(data_of<float>((*r.as_tuple())[0]) == std::vector<float>{4, 5, 6, 7});  // bytes 16..31
+  CHECK(data_of<int64_t>((*r.as_tuple())[1]) == std::vector<int64_t>{2, 4});
+  CHECK(data_of<float>((*r.as_tuple())[2]) == x);
+  auto failed = m.invoke(
+      "main", {tensor<float>({2, 4}, x, vm::kFloat32), tensor<uint8_t>({}, {no}, vm::kBool)});
+  REQUIRE_FALSE(failed);
+  CHECK(failed.error().message.find("main: assertion failed: not ok:") != std::string::npos);
+}

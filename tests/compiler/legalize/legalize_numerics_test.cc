@@ -101,6 +101,14 @@ void unary_cases() {
               return map1(in[0], [](double v) { return std::trunc(v); });
             }};
   check(cast);
+  check({"relax.wrap_param",
+         "R.wrap_param(x0, dtype=\"float16\")",
+         {rnd({3}, 79, -2, 2, DataType::Float32())},
+         DataType::Float(16),
+         {3},
+         [](const std::vector<HostArray>& in) { return map1(in[0], [](double v) { return v; }); },
+         1e-3,
+         1e-3});
   Case isnan{
       "relax.isnan",
       "R.isnan(x0)",
@@ -1493,7 +1501,6 @@ TEST_CASE("legalize coverage: ops of the registry without a legalization") {
       "relax.to_vdevice",
       "relax.grad.start_checkpoint",
       "relax.grad.end_checkpoint",
-      "relax.wrap_param",
       "relax.builtin.alloc_tensor",
       "relax.memory.alloc_storage",
       "relax.memory.alloc_tensor",
