@@ -276,7 +276,7 @@ class FunctionCodegen {
             b_.declare_builtin(make ? "vm.builtin.make_closure" : "vm.builtin.invoke_closure"));
       }
       if (name == "relax.call_tir_inplace")
-        fail("E0782", call->span, "call_tir_inplace is not supported by the build pipeline yet");
+        fail("E0782", call->span, "call_tir_inplace reached VM codegen (CallTIRRewrite lowers it)");
       fail("E0780", call->span,
            "the op R." + op->short_name() +
                " has no VM lowering: LegalizeOps must turn it into a prim_func call first (is it "

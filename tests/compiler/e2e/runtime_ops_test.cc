@@ -426,3 +426,34 @@ class Module:
   REQUIRE_FALSE(failed);
   CHECK(failed.error().message.find("main: assertion failed: not ok:") != std::string::npos);
 }
+
+TEST_CASE("e2e: call_tir_inplace writes into its input, call_tir_with_grad runs as call_tir") {
+  vm::Module m = build_text(R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def add_inplace(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32")):
+        for i in range(4):
+            with T.block("add"):
+                vi = T.axis.spatial(4, i)
+                A[vi] = A[vi] + B[vi]
+
+    @T.prim_func
+    def scale(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32"), C: T.Buffer((4,), "float32")):
+        for i in range(4):
+            with T.block("scale"):
+                vi = T.axis.spatial(4, i)
+                C[vi] = A[vi] * B[vi]
+
+    @R.function
+    def main(x: R.Tensor((4,), "float32"), y: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
+        cls = Module
+        z = R.call_tir_inplace(cls.add_inplace, (x, y), inplace_indices=[0], out_sinfo=R.Tensor((4,), "float32"))
+        w = R.call_tir_with_grad(cls.scale, (z, y), out_sinfo=R.Tensor((4,), "float32"), te_grad_name="scale_grad")
+        return w
+)");
+  std::vector<float> x{1, 2, 3, 4}, y{10, 20, 30, 40};
+  auto xv = tensor<float>({4}, x, vm::kFloat32);
+  auto r = run(m, {xv, tensor<float>({4}, y, vm::kFloat32)});
+  CHECK(data_of<float>(r) == std::vector<float>{110, 440, 990, 1760});  // (x + y) * y
+  CHECK(data_of<float>(xv) == std::vector<float>{11, 22, 33, 44});      // x was written in place
+}
