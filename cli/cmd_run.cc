@@ -78,17 +78,38 @@ std::optional<vm::Value> random_input(const ir::Ref<ir::Var>& param,
   std::uniform_int_distribution<int> small(0, 9);
   for (int64_t i = 0; i < n; ++i) {
     auto* p = static_cast<uint8_t*>(tensor->data());
-    if (*dt == vm::kFloat32)
+    const DLDataType t_ = *dt;
+    if (t_ == vm::kFloat32) {
       reinterpret_cast<float*>(p)[i] = static_cast<float>(real(rng));
-    else if (*dt == vm::kFloat64)
+    } else if (t_ == vm::kFloat64) {
       reinterpret_cast<double*>(p)[i] = real(rng);
-    else if (*dt == vm::kInt64)
-      reinterpret_cast<int64_t*>(p)[i] = small(rng);
-    else if (*dt == vm::kInt32)
-      reinterpret_cast<int32_t*>(p)[i] = small(rng);
-    else if (vm::is_bool(*dt) || *dt == vm::kUInt8)
+    } else if (t_ == vm::kFloat16) {
+      reinterpret_cast<uint16_t*>(p)[i] = vm::float_to_half(static_cast<float>(real(rng)));
+    } else if (t_ == vm::kBFloat16) {
+      reinterpret_cast<uint16_t*>(p)[i] = vm::float_to_bfloat16(static_cast<float>(real(rng)));
+    } else if (vm::is_bool(t_)) {
       p[i] = static_cast<uint8_t>(small(rng) % 2);
-    else {
+    } else if (vm::is_integer(t_) && t_.lanes == 1) {
+      // Small non-negative integers (valid as indices of most axes), stored at the width.
+      int64_t v = small(rng);
+      switch (t_.bits) {
+        case 8:
+          p[i] = static_cast<uint8_t>(v);
+          break;
+        case 16:
+          reinterpret_cast<uint16_t*>(p)[i] = static_cast<uint16_t>(v);
+          break;
+        case 32:
+          reinterpret_cast<uint32_t*>(p)[i] = static_cast<uint32_t>(v);
+          break;
+        case 64:
+          reinterpret_cast<uint64_t*>(p)[i] = static_cast<uint64_t>(v);
+          break;
+        default:
+          error = "--random: unsupported dtype " + t->dtype.str();
+          return std::nullopt;
+      }
+    } else {
       error = "--random: unsupported dtype " + t->dtype.str();
       return std::nullopt;
     }

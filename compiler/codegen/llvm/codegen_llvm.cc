@@ -639,6 +639,13 @@ class KernelBuilder {
   llvm::Value* call_libm(const std::string& name, DataType t,
                          const std::vector<llvm::Value*>& args) {
     DataType scalar = t.element_of();
+    if ((scalar.is_float() && scalar.bits() == 16) || scalar.is_bfloat()) {
+      // No half-precision libm: computed in float32, rounded back.
+      DataType wide = DataType::Float(32, t.lanes());
+      std::vector<llvm::Value*> wide_args;
+      for (auto* a : args) wide_args.push_back(builder_.CreateFPExt(a, llvm_type(wide)));
+      return builder_.CreateFPTrunc(call_libm(name, wide, wide_args), llvm_type(t));
+    }
     if (!scalar.is_float() || (scalar.bits() != 32 && scalar.bits() != 64))
       fail("E0711", name + " needs float32 or float64, not " + t.str());
     std::string fn = scalar.bits() == 32 ? name + "f" : name;

@@ -457,3 +457,36 @@ class Module:
   CHECK(data_of<float>(r) == std::vector<float>{110, 440, 990, 1760});  // (x + y) * y
   CHECK(data_of<float>(xv) == std::vector<float>{11, 22, 33, 44});      // x was written in place
 }
+
+TEST_CASE("e2e: float16 math (erf, exp) is computed in float32 and rounded back") {
+  auto module_text = [](const std::string& dtype) {
+    return R"(@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4, 8), ")" +
+           dtype + R"(")):
+        with R.dataflow():
+            z = R.nn.softmax(x, axis=-1)
+            s = R.nn.gelu(z)
+            R.output(s)
+        return s
+)";
+  };
+  vm::Module half = build_text(module_text("float16"));
+  vm::Module single = build_text(module_text("float32"));
+  std::vector<float> x(32);
+  std::vector<uint16_t> xh(32);
+  for (size_t i = 0; i < x.size(); ++i) {
+    xh[i] = vm::float_to_half(static_cast<float>(i % 7) * 0.5f - 1.5f);
+    x[i] = vm::half_to_float(xh[i]);
+  }
+  auto h = run(half, {tensor<uint16_t>({4, 8}, xh, vm::kFloat16)});
+  auto f = run(single, {tensor<float>({4, 8}, x, vm::kFloat32)});
+  auto hv = data_of<uint16_t>(h);
+  auto fv = data_of<float>(f);
+  REQUIRE(hv.size() == fv.size());
+  for (size_t i = 0; i < fv.size(); ++i) {
+    INFO("element " << i);
+    CHECK(std::abs(vm::half_to_float(hv[i]) - fv[i]) <= 2e-3f + 2e-3f * std::abs(fv[i]));
+  }
+}

@@ -421,3 +421,23 @@ TEST_CASE("relax build on the 20k-line conformance module reports what it cannot
   CHECK(r.err.find("E0791") != std::string::npos);
   CHECK(r.err.find("E0742") != std::string::npos);
 }
+
+TEST_CASE("relax run --random fills int8, bool and float16 inputs") {
+  TempDir dir;
+  auto file = dir / "dtypes.relax";
+  relax::test::write_file(file, R"(@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((2, 3), "int8"), y: R.Tensor((2, 3), "bool"), h: R.Tensor((2, 3), "float16")) -> R.Tensor((2, 3), "int32"):
+        with R.dataflow():
+            a = R.astype(x, "int32")
+            b = R.where(y, a, R.astype(h, "int32"))
+            c = R.cumsum(b, axis=1)
+            R.output(c)
+        return c
+)");
+  auto r = run_command({kRelax, "run", file.string(), "--random"});
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("dtype int32") != std::string::npos);
+}
