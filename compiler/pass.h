@@ -49,7 +49,9 @@ class PassContext {
 
   ir::DiagnosticBag& diagnostics();
   // Timings collected by time_passes: pass name -> seconds, in first-run order.
-  std::vector<std::pair<std::string, double>>& timings() { return timings_; }
+  std::vector<std::pair<std::string, double>>& timings() {
+    return timings_;
+  }
   bool should_print_before(const std::string& pass) const;
   bool should_print_after(const std::string& pass) const;
 

@@ -12,6 +12,7 @@
 #include "analysis/normalize.h"
 #include "compiler/build.h"
 #include "syntax/frontend.h"
+#include "tests/compiler/vm_test_util.h"
 #include "vm/runtime.h"
 
 using namespace relax;
@@ -28,50 +29,16 @@ vm::Module build_text(const std::string& text) {
   REQUIRE(parsed.module);
   analysis::normalize_module(*parsed.module, diags);
   REQUIRE_FALSE(diags.has_errors());
-  PassContext ctx;
-  auto result = build(parsed.module, Target::host(), ctx);
-  std::string errors;
-  for (const auto& d : ctx.diagnostics().items())
-    if (d.severity == ir::Severity::kError) errors += d.code + ": " + d.message + "\n";
-  INFO(errors);
-  REQUIRE(result.ok());
-  auto m = vm::Module::from_parts(result.executable, result.kernels);
-  INFO((m ? "" : m.error().message));
-  REQUIRE(m);
-  return std::move(*m);
+  return test::build_module(parsed.module);
 }
+
+using test::data_of;
+using test::field;
+using test::shape_of;
+using test::tensor;
 
 vm::Value run(vm::Module& m, const std::vector<vm::Value>& args) {
-  auto r = m.invoke("main", args);
-  INFO((r ? "" : r.error().message));
-  REQUIRE(r);
-  return *r;
-}
-
-template <class T>
-vm::Value tensor(std::vector<int64_t> shape, const std::vector<T>& data, DLDataType dtype) {
-  return vm::Value(vm::tensor_from_bytes(shape, dtype, data.data()));
-}
-
-template <class T>
-std::vector<T> data_of(const vm::Value& v) {
-  const vm::TensorObj* t = v.as_tensor();
-  REQUIRE(t);
-  const T* p = t->data_as<T>();
-  return std::vector<T>(p, p + t->numel());
-}
-
-std::vector<int64_t> shape_of(const vm::Value& v) {
-  const vm::TensorObj* t = v.as_tensor();
-  REQUIRE(t);
-  return {t->shape().begin(), t->shape().end()};
-}
-
-const vm::Value& field(const vm::Value& tuple, size_t i) {
-  const vm::TupleObj* t = tuple.as_tuple();
-  REQUIRE(t);
-  REQUIRE(i < t->size());
-  return (*t)[i];
+  return test::call_main(m, args);
 }
 
 // Random small integers as floats: many ties.

@@ -14,6 +14,7 @@
 #include "tests/compiler/legalize/legalize_test_util.h"
 #include "tests/compiler/legalize/numerics_groups.h"
 #include "tests/compiler/legalize/numerics_util.h"
+#include "tests/compiler/vm_test_util.h"
 #include "vm/runtime.h"
 
 namespace relax::legalize_test {
@@ -35,50 +36,18 @@ vm::Module legalize_build(const std::string& op, const std::string& text,
   for (const auto& e : expected) CHECK(l.text.find(e) != std::string::npos);
   CHECK(l.text.find("R." + op.substr(6) + "(") == std::string::npos);
   CHECK_FALSE(l.diags.has_errors());
-  compiler::PassContext ctx;
-  auto result = compiler::build(l.module, compiler::Target::host(), ctx);
-  std::string errors;
-  for (const auto& d : ctx.diagnostics().items())
-    if (d.severity == ir::Severity::kError) errors += d.code + ": " + d.message + "\n";
-  INFO(errors);
-  REQUIRE(result.ok());
-  auto m = vm::Module::from_parts(result.executable, result.kernels);
-  REQUIRE(m);
+  vm::Module m = test::build_module(l.module);
   tested_ops().insert(op);
-  return std::move(*m);
+  return m;
 }
+
+using test::data_of;
+using test::field;
+using test::shape_of;
+using test::tensor;
 
 vm::Value run(vm::Module& m, const std::vector<vm::Value>& args) {
-  auto r = m.invoke("main", args);
-  INFO((r ? "" : r.error().message));
-  REQUIRE(r);
-  return *r;
-}
-
-template <class T>
-vm::Value tensor(std::vector<int64_t> shape, const std::vector<T>& data, DLDataType dtype) {
-  return vm::Value(vm::tensor_from_bytes(shape, dtype, data.data()));
-}
-
-template <class T>
-std::vector<T> data_of(const vm::Value& v) {
-  const vm::TensorObj* t = v.as_tensor();
-  REQUIRE(t);
-  const T* p = t->data_as<T>();
-  return std::vector<T>(p, p + t->numel());
-}
-
-std::vector<int64_t> shape_of(const vm::Value& v) {
-  const vm::TensorObj* t = v.as_tensor();
-  REQUIRE(t);
-  return {t->shape().begin(), t->shape().end()};
-}
-
-const vm::Value& field(const vm::Value& tuple, size_t i) {
-  const vm::TupleObj* t = tuple.as_tuple();
-  REQUIRE(t);
-  REQUIRE(i < t->size());
-  return (*t)[i];
+  return test::call_main(m, args);
 }
 
 // 1-D reference orders: stable ascending / descending by insertion.

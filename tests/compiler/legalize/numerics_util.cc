@@ -4,6 +4,7 @@
 #include "analysis/normalize.h"
 #include "compiler/build.h"
 #include "syntax/frontend.h"
+#include "tests/compiler/vm_test_util.h"
 #include "vm/dtype.h"
 #include "vm/runtime.h"
 
@@ -31,16 +32,7 @@ std::optional<HostArray> run_compiled(const std::string& source,
   auto parsed = syntax::parse_text(source, "case.relax", diags);
   REQUIRE(parsed.module);
   analysis::normalize_module(*parsed.module, diags);
-  compiler::PassContext ctx;
-  auto result = compiler::build(parsed.module, compiler::Target::host(), ctx);
-  std::string errors;
-  for (const auto& d : ctx.diagnostics().items())
-    if (d.severity == ir::Severity::kError) errors += d.code + ": " + d.message + "\n";
-  INFO(errors);
-  REQUIRE(result.ok());
-  auto m = vm::Module::from_parts(result.executable, result.kernels);
-  INFO((m ? "" : m.error().message));
-  REQUIRE(m);
+  vm::Module m = test::build_module(parsed.module);
   std::vector<vm::Value> args;
   try {
     for (const auto& in : inputs) {
@@ -52,7 +44,7 @@ std::optional<HostArray> run_compiled(const std::string& source,
   } catch (const compiler::tir_eval::EvalError&) {
     return std::nullopt;
   }
-  auto r = m->invoke("main", args);
+  auto r = m.invoke("main", args);
   INFO((r ? "" : r.error().message));
   REQUIRE(r);
   const vm::TensorObj* t = r->as_tensor();
