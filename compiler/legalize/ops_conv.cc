@@ -1,9 +1,10 @@
-// Legalizations of N-d convolutions: conv3d (NCDHW data, OIDHW weights, any groups) as a
-// `pad_temp` stage and a `conv3d_ncdhw` reduction, and conv1d/2d/3d_transpose (IOW / IOHW / IODHW
-// weights, any groups, output_padding) as one reduction gathering, for each output position, the
-// input positions whose strided window reaches it. This is the same sum as topi's
-// conv*_transpose (dilate the data by the strides, pad it by k - 1 - padding, convolve with the
-// flipped kernel) without materializing the dilated data. Other layouts are unsupported (E0742).
+// Legalizations of N-d convolutions: conv1d/2d/3d (NCW/NCHW/NCDHW data, OIW/OIHW/OIDHW weights,
+// any groups) as a `pad_temp` stage and a `conv1d_ncw` / `conv2d_nchw` / `conv3d_ncdhw` reduction,
+// and conv1d/2d/3d_transpose (IOW / IOHW / IODHW weights, any groups, output_padding) as one
+// reduction gathering, for each output position, the input positions whose strided window reaches
+// it. This is the same sum as topi's conv*_transpose (dilate the data by the strides, pad it by k -
+// 1 - padding, convolve with the flipped kernel) without materializing the dilated data. Other
+// layouts are unsupported (E0742).
 #include "compiler/legalize/legalize_impl.h"
 
 namespace relax::compiler::legalize {
@@ -69,6 +70,10 @@ namespace {
 
 const char* kSpatial[] = {"", "W", "HW", "DHW"};
 const char* kData[] = {"", "NCW", "NCHW", "NCDHW"};
+const char* kStageLayout[] = {"", "ncw", "nchw", "ncdhw"};  // conv2d_nchw, as topi
+// Loop names of the convolution stage as topi names them (conv3d: the builder's defaults).
+const std::vector<std::string> kAxes[] = {{}, {"b", "c", "w"}, {"nn", "ff", "yy", "xx"}, {}};
+const std::vector<std::string> kReduceAxes[] = {{}, {"rc", "rw"}, {"rc", "ry", "rx"}, {}};
 
 bool conv_layouts_ok(Ctx& c, size_t dims, bool transpose) {
   std::string data = kData[dims];
@@ -103,7 +108,8 @@ LegalizeFn conv_nd(size_t dims) {
       any_pad |= pad->first[d] != 0 || pad->second[d] != 0;
       extents.push_back(add_const(xt.shape()[2 + d], pad->first[d] + pad->second[d]));
     }
-    if (any_pad)
+    // topi's conv2d always has its pad_temp stage; the other ranks only when padded.
+    if (any_pad || dims == 2)
       padded =
           pad_spatial(c.b, xt, pad->first, pad->second, extents, const_of(xt.dtype(), 0), false);
     Expr out_per_group;
@@ -115,21 +121,23 @@ LegalizeFn conv_nd(size_t dims) {
     Exprs rext(ws.begin() + 1, ws.end());
     std::string nd = std::to_string(dims) + "d";
     c.name = "conv" + nd;
-    c.out = c.b.reduce(*shape, rext, ReduceKind::kSum, dt,
-                       std::string(groups > 1 ? "group_conv" : "conv") + nd + "_" + kData[dims],
-                       [&](const Exprs& i, const Exprs& r) {
-                         Expr ch = r[0];
-                         if (groups > 1) ch = add(mul(floordiv(i[1], out_per_group), ws[1]), r[0]);
-                         Exprs xi{i[0], ch};
-                         Exprs wi{i[1], r[0]};
-                         for (size_t d = 0; d < dims; ++d) {
-                           int64_t s = (*strides)[d], dl = (*dil)[d];
-                           xi.push_back(add(s == 1 ? i[2 + d] : mul(i[2 + d], i64(s)),
-                                            dl == 1 ? r[1 + d] : mul(r[1 + d], i64(dl))));
-                           wi.push_back(r[1 + d]);
-                         }
-                         return mul(cast(dt, padded(xi)), cast(dt, wt(wi)));
-                       });
+    c.out = c.b.reduce(
+        *shape, rext, ReduceKind::kSum, dt,
+        std::string(groups > 1 ? "group_conv" : "conv") + nd + "_" + kStageLayout[dims],
+        [&](const Exprs& i, const Exprs& r) {
+          Expr ch = r[0];
+          if (groups > 1) ch = add(mul(floordiv(i[1], out_per_group), ws[1]), r[0]);
+          Exprs xi{i[0], ch};
+          Exprs wi{i[1], r[0]};
+          for (size_t d = 0; d < dims; ++d) {
+            int64_t s = (*strides)[d], dl = (*dil)[d];
+            xi.push_back(add(s == 1 ? i[2 + d] : mul(i[2 + d], i64(s)),
+                             dl == 1 ? r[1 + d] : mul(r[1 + d], i64(dl))));
+            wi.push_back(r[1 + d]);
+          }
+          return mul(cast(dt, padded(xi)), cast(dt, wt(wi)));
+        },
+        kAxes[dims], kReduceAxes[dims]);
     return true;
   };
 }
@@ -197,6 +205,8 @@ LegalizeFn conv_transpose_nd(size_t dims) {
 }  // namespace
 
 void register_conv(Table& t) {
+  t["relax.nn.conv1d"] = conv_nd(1);
+  t["relax.nn.conv2d"] = conv_nd(2);
   t["relax.nn.conv3d"] = conv_nd(3);
   t["relax.nn.conv1d_transpose"] = conv_transpose_nd(1);
   t["relax.nn.conv2d_transpose"] = conv_transpose_nd(2);

@@ -1,7 +1,7 @@
-// Legalizations of convolution and pooling: conv1d (NCW/OIW) and max/avg_pool1d (NCW); conv2d (OIHW
-// weights, any groups) as a `pad_temp` stage and a `conv2d_nchw` reduction; max_pool2d / avg_pool2d
-// as `pad_temp` and `pool_max` / `pool_sum` + `pool_avg`; adaptive_avg_pool2d with static sizes.
-// Other layouts are reported as unsupported (E0742).
+// Legalizations of 1-D and 2-D pooling: max/avg_pool1d (NCW); max_pool2d / avg_pool2d as
+// `pad_temp` and `pool_max` / `pool_sum` + `pool_avg`; adaptive_avg_pool2d with static sizes.
+// (Convolutions of every rank are in ops_conv.cc.) Other layouts are computed through transposing
+// stages (layouts.cc) or reported as unsupported (E0742).
 #include <algorithm>
 
 #include "compiler/legalize/legalize_impl.h"
@@ -26,95 +26,6 @@ std::optional<std::vector<int64_t>> pair(const std::vector<int64_t>& p) {
   if (p.size() == 1) return std::vector<int64_t>{p[0], p[0]};
   if (p.size() == 2) return p;
   return std::nullopt;
-}
-
-bool conv2d(Ctx& c) {
-  if (c.str_attr("data_layout", "NCHW") != "NCHW" ||
-      c.str_attr("kernel_layout", "OIHW") != "OIHW" || c.str_attr("out_layout", "NCHW") != "NCHW")
-    return c.unsupported("only NCHW data with OIHW weights is supported");
-  auto strides = pair(c.ints("strides").value_or(std::vector<int64_t>{1, 1}));
-  auto dil = pair(c.ints("dilation").value_or(std::vector<int64_t>{1, 1}));
-  auto pad = pad4(c.ints("padding").value_or(std::vector<int64_t>{0, 0}));
-  if (!strides || !dil || !pad)
-    return c.unsupported("strides, dilation or padding of an unexpected length");
-  int64_t groups = c.int_attr("groups", 1);
-  auto x = c.input(0);
-  auto w = c.input(1);
-  auto shape = c.out_shape();
-  if (!x || !w || !shape) return false;
-  Tensor xt = *x, wt = *w;
-  DataType dt = c.out_dtype();
-  const Exprs& ws = wt.shape();
-  Expr hp = add(xt.shape()[2], i64((*pad)[0] + (*pad)[2]));
-  Expr wp = add(xt.shape()[3], i64((*pad)[1] + (*pad)[3]));
-  if (auto h = ir::tir::as_const_int(xt.shape()[2])) hp = i64(*h + (*pad)[0] + (*pad)[2]);
-  if (auto v = ir::tir::as_const_int(xt.shape()[3])) wp = i64(*v + (*pad)[1] + (*pad)[3]);
-  Tensor padded = pad_spatial(c.b, xt, {(*pad)[0], (*pad)[1]}, {(*pad)[2], (*pad)[3]}, {hp, wp},
-                              const_of(xt.dtype(), 0), false);
-  Expr out_per_group;
-  if (groups > 1) {
-    auto k = ir::tir::as_const_int(ws[0]);
-    if (!k) return c.unsupported("grouped convolution with a symbolic channel count");
-    out_per_group = i64(*k / groups);
-  }
-  int64_t sh = (*strides)[0], sw = (*strides)[1], dh = (*dil)[0], dw = (*dil)[1];
-  c.name = "conv2d";
-  c.out = c.b.reduce(
-      *shape, {ws[1], ws[2], ws[3]}, ReduceKind::kSum, dt,
-      groups > 1 ? "group_conv2d_nchw" : "conv2d_nchw",
-      [&](const Exprs& i, const Exprs& r) {
-        Expr ch = r[0];
-        if (groups > 1) ch = add(mul(floordiv(i[1], out_per_group), ws[1]), r[0]);
-        Expr y = add(sh == 1 ? i[2] : mul(i[2], i64(sh)), dh == 1 ? r[1] : mul(r[1], i64(dh)));
-        Expr xx = add(sw == 1 ? i[3] : mul(i[3], i64(sw)), dw == 1 ? r[2] : mul(r[2], i64(dw)));
-        return mul(cast(dt, padded({i[0], ch, y, xx})), cast(dt, wt({i[1], r[0], r[1], r[2]})));
-      },
-      {"nn", "ff", "yy", "xx"}, {"rc", "ry", "rx"});
-  return true;
-}
-
-// conv1d of NCW data with OIW weights: `pad_temp` (when padded) and the `conv1d_ncw` reduction.
-bool conv1d(Ctx& c) {
-  if (c.str_attr("data_layout", "NCW") != "NCW" || c.str_attr("kernel_layout", "OIW") != "OIW" ||
-      c.str_attr("out_layout", "NCW") != "NCW")
-    return c.unsupported("only NCW data with OIW weights is supported");
-  auto strides = c.ints("strides").value_or(std::vector<int64_t>{1});
-  auto dil = c.ints("dilation").value_or(std::vector<int64_t>{1});
-  auto pad = c.ints("padding").value_or(std::vector<int64_t>{0});
-  if (strides.size() != 1 || dil.size() != 1 || (pad.size() != 1 && pad.size() != 2))
-    return c.unsupported("strides, dilation or padding of an unexpected length");
-  int64_t pl = pad[0], pr = pad.size() == 2 ? pad[1] : pad[0];
-  int64_t groups = c.int_attr("groups", 1);
-  auto x = c.input(0);
-  auto w = c.input(1);
-  auto shape = c.out_shape();
-  if (!x || !w || !shape) return false;
-  Tensor xt = *x, wt = *w;
-  DataType dt = c.out_dtype();
-  const Exprs& ws = wt.shape();
-  const Exprs& xs = xt.shape();
-  Tensor padded = xt;
-  if (pl != 0 || pr != 0)
-    padded = pad_spatial(c.b, xt, {pl}, {pr}, {add_const(xs[2], pl + pr)}, const_of(xt.dtype(), 0),
-                         false);
-  Expr out_per_group;
-  if (groups > 1) {
-    auto k = ir::tir::as_const_int(ws[0]);
-    if (!k) return c.unsupported("grouped convolution with a symbolic channel count");
-    out_per_group = i64(*k / groups);
-  }
-  int64_t s = strides[0], d = dil[0];
-  c.name = "conv1d";
-  c.out = c.b.reduce(
-      *shape, {ws[1], ws[2]}, ReduceKind::kSum, dt, groups > 1 ? "group_conv1d_ncw" : "conv1d_ncw",
-      [&](const Exprs& i, const Exprs& r) {
-        Expr ch = r[0];
-        if (groups > 1) ch = add(mul(floordiv(i[1], out_per_group), ws[1]), r[0]);
-        Expr pos = add(s == 1 ? i[2] : mul(i[2], i64(s)), d == 1 ? r[1] : mul(r[1], i64(d)));
-        return mul(cast(dt, padded({i[0], ch, pos})), cast(dt, wt({i[1], r[0], r[1]})));
-      },
-      {"b", "c", "w"}, {"rc", "rw"});
-  return true;
 }
 
 LegalizeFn pool2d(bool is_max) {
@@ -286,8 +197,6 @@ void register_nn(Table& t) {
   t["relax.nn.max_pool1d"] = pool1d(true);
   t["relax.nn.avg_pool1d"] = pool1d(false);
   t["relax.nn.adaptive_avg_pool2d"] = adaptive_avg_pool2d;
-  t["relax.nn.conv2d"] = conv2d;
-  t["relax.nn.conv1d"] = conv1d;
   t["relax.nn.max_pool2d"] = pool2d(true);
   t["relax.nn.avg_pool2d"] = pool2d(false);
 }
