@@ -6,6 +6,7 @@
 #include "cli/build_common.h"
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/pipeline_options.h"
 #include "compiler/build.h"
 #include "compiler/pipeline.h"
 #include "compiler/relax/bind_params.h"
@@ -29,6 +30,7 @@ Runner add_build_command(CLI::App& app) {
 #else
     bool verify = true;
 #endif
+    PipelineOptions pipeline;
   };
   auto o = std::make_shared<Options>();
   CLI::App* cmd =
@@ -58,6 +60,9 @@ Runner add_build_command(CLI::App& app) {
                 "Check well-formedness after every pass (default on in debug builds)");
   cmd->add_option("--opt-level", o->opt_level,
                   "Passes with a higher opt level are skipped (default 2)");
+  add_schedule_option(cmd, o->pipeline);
+  add_plugin_option(cmd, o->pipeline);
+  add_placement_options(cmd, o->pipeline);
   cmd->footer(
       "Run `relax passes` for the pass names.\nExit codes: 0 ok, 1 errors in the input or the "
       "build, 2 usage or I/O errors.");
@@ -68,7 +73,9 @@ Runner add_build_command(CLI::App& app) {
       print_error(error);
       return kExitUsage;
     }
-    compiler::register_default_passes();
+    if (int rc = prepare_pipeline_options(o->pipeline); rc != kExitOk) return rc;
+    auto pipeline = custom_pipeline(*target, o->pipeline);
+    if (!pipeline) return kExitUsage;
     for (const auto* names : {&o->print_before, &o->print_after}) {
       for (const std::string& n : *names) {
         if (n != "all" && !compiler::PassRegistry::global().find(n)) {
@@ -104,6 +111,7 @@ Runner add_build_command(CLI::App& app) {
     compiler::BuildOptions options;
     // Kernels are compiled by `relax run` (JIT) or by the library writer (-o model.so).
     options.skip_kernels = true;
+    options.pipeline = std::move(*pipeline);
     auto result = compiler::build(module, *target, ctx, options);
     if (o->time_passes) {
       for (const auto& [name, seconds] : ctx.timings()) {

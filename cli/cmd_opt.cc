@@ -1,6 +1,7 @@
 // `relax opt`: run named passes (or the default pipeline) on a .relax file and print the module
 // they produce, as LLVM's `opt` does for LLVM IR: the way to read one step of lowering, to try a
 // pass on its own, or to keep a lowered module as text.
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -8,6 +9,7 @@
 #include "cli/build_common.h"
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/pipeline_options.h"
 #include "compiler/pipeline.h"
 #include "compiler/relax/bind_params.h"
 #include "syntax/printer.h"
@@ -26,6 +28,7 @@ Runner add_opt_command(CLI::App& app) {
     int opt_level = 2;
     std::string params;
     std::string func = "main";
+    PipelineOptions pipeline;
   };
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
@@ -33,8 +36,7 @@ Runner add_opt_command(CLI::App& app) {
   cmd->add_option("file", o->input, "Input .relax file, or - for standard input")->required();
   cmd->add_option("-p,--passes", o->passes,
                   "Passes to run, in order (comma-separated or repeated); `default` stands for "
-                  "the default build pipeline")
-      ->required()
+                  "the default build pipeline (required unless --schedule is given)")
       ->delimiter(',');
   cmd->add_option("-o,--output", o->output, "Write the module to this file instead of stdout");
   cmd->add_option("--print-before", o->print_before,
@@ -49,17 +51,37 @@ Runner add_opt_command(CLI::App& app) {
   cmd->add_option("--params", o->params,
                   "Bind the weights of a .safetensors file to parameters of --func first");
   cmd->add_option("--func", o->func, "The function --params binds (default main)");
+  add_schedule_option(cmd, o->pipeline);
+  add_plugin_option(cmd, o->pipeline);
   cmd->footer(
       "Example: relax opt model.relax -p LegalizeOps,AnnotateTIROpPattern,FoldConstant\n"
+      "With --schedule the schedule runs right after LegalizeOps (in -p or in `default`), or "
+      "first when no LegalizeOps runs, unless -p names ApplySchedule.\n"
       "Run `relax passes` for the pass names.\nExit codes: 0 ok, 1 errors in the input or "
       "reported by a pass, 2 usage or I/O errors.");
   return [o]() -> int {
-    compiler::register_default_passes();
+    if (int rc = prepare_pipeline_options(o->pipeline); rc != kExitOk) return rc;
+    if (o->passes.empty() && !o->pipeline.script) {
+      print_error("give the passes to run with -p (or a schedule file with --schedule)");
+      return kExitUsage;
+    }
     std::vector<compiler::Pass> passes;
+    bool schedule_placed = false;
     for (const std::string& name : o->passes) {
       if (name == "default") {
-        passes.push_back(compiler::default_pipeline(compiler::Target::host()));
+        // The pipeline `relax build` runs: plugin passes and the schedule placed in it.
+        auto pipeline = custom_pipeline(compiler::Target::host(), o->pipeline);
+        if (!pipeline) return kExitUsage;
+        passes.push_back(*pipeline);
+        schedule_placed = true;
         continue;
+      }
+      if (name == "ApplySchedule") {
+        if (!o->pipeline.script) {
+          print_error("ApplySchedule needs a schedule file (--schedule FILE)");
+          return kExitUsage;
+        }
+        schedule_placed = true;
       }
       const compiler::Pass* p = compiler::PassRegistry::global().find(name);
       if (!p) {
@@ -67,6 +89,12 @@ Runner add_opt_command(CLI::App& app) {
         return kExitUsage;
       }
       passes.push_back(*p);
+    }
+    if (o->pipeline.script && !schedule_placed) {
+      auto legalize = std::find_if(passes.begin(), passes.end(),
+                                   [](const compiler::Pass& p) { return p.name == "LegalizeOps"; });
+      passes.insert(legalize == passes.end() ? passes.begin() : legalize + 1,
+                    compiler::tir::apply_schedule_pass(o->pipeline.script));
     }
     for (const auto* names : {&o->print_before, &o->print_after}) {
       for (const std::string& n : *names) {

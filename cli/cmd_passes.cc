@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/pipeline_options.h"
 #include "compiler/pipeline.h"
 
 namespace relax::cli {
@@ -12,15 +13,19 @@ namespace relax::cli {
 Runner add_passes_command(CLI::App& app) {
   CLI::App* cmd =
       app.add_subcommand("passes", "List the registered compiler passes and the default pipeline");
-  (void)cmd;
-  return []() -> int {
-    compiler::register_default_passes();
+  auto o = std::make_shared<PipelineOptions>();
+  add_plugin_option(cmd, *o);
+  return [o]() -> int {
+    if (int rc = prepare_pipeline_options(*o); rc != kExitOk) return rc;
     std::cout << "Passes (name, opt level, what it does):\n";
     for (const compiler::Pass& p : compiler::PassRegistry::global().all()) {
       std::cout << "  " << std::left << std::setw(24) << p.name << " O" << p.opt_level << "  "
                 << p.doc << "\n";
     }
-    compiler::Pass pipeline = compiler::default_pipeline(compiler::Target::host());
+    // With the passes plugins place in it.
+    auto custom = custom_pipeline(compiler::Target::host(), *o);
+    if (!custom) return kExitUsage;
+    compiler::Pass& pipeline = *custom;
     std::cout << "\nDefault pipeline for " << compiler::Target::host().str() << " (relax build):\n";
     int i = 1;
     for (const compiler::Pass& p : pipeline.children) {

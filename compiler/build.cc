@@ -59,7 +59,8 @@ BuildResult build(ir::Ref<ir::IRModule> module, const Target& target, PassContex
     for (const auto& d : diags.items()) n += d.severity == ir::Severity::kError;
     return n;
   };
-  ir::Ref<ir::IRModule> lowered = run_pass(default_pipeline(target), module, ctx);
+  ir::Ref<ir::IRModule> lowered =
+      run_pass(options.pipeline ? *options.pipeline : default_pipeline(target), module, ctx);
   if (!lowered || count_errors() > errors_before) {
     diags.error("E0791", ir::Span::unknown(),
                 "the build pipeline reported errors; no executable was produced");

@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -47,6 +48,9 @@ struct BuildOptions {
   KernelCompiler kernel_compiler;
   // Run the pipeline and codegen but do not compile kernels (`relax build --emit=bytecode`).
   bool skip_kernels = false;
+  // The Relax pipeline to run instead of default_pipeline(target): for instance the default one
+  // with more passes placed in it (place_passes: plugins, a schedule file).
+  std::optional<Pass> pipeline;
 };
 
 struct BuildResult {

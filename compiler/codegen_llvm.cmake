@@ -10,4 +10,7 @@ list(APPEND RELAX_COMPILER_SOURCES
   codegen/llvm/llvm_jit.cc
   codegen/llvm/shared_library.cc
 )
-list(APPEND RELAX_COMPILER_DEPS LLVM)
+# Installed (cmake/package.cmake), relax_compiler links the same libLLVM file: programs that use
+# the package need no find_package(LLVM), whose config wants the C language and many packages.
+get_target_property(RELAX_LLVM_LIBRARY LLVM LOCATION)
+list(APPEND RELAX_COMPILER_DEPS $<BUILD_INTERFACE:LLVM> $<INSTALL_INTERFACE:${RELAX_LLVM_LIBRARY}>)

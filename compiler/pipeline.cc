@@ -7,9 +7,12 @@
 // CanonicalizeBindings and DeadCodeElimination run first at opt level 1 and above.
 #include "compiler/pipeline.h"
 
+#include <unordered_set>
+
 #include "compiler/legalize/legalize.h"
 #include "compiler/relax/passes.h"
 #include "compiler/tir/schedule/schedule.h"
+#include "compiler/tir/schedule/schedule_file.h"
 
 namespace relax::compiler {
 
@@ -20,6 +23,8 @@ void register_default_passes() {
   done = true;
   PassRegistry::global().add(legalize::legalize_ops_pass());
   PassRegistry::global().add(tir::default_cpu_schedule_pass(Target::host()));
+  // A placeholder, so that the name is known; `--schedule FILE` replaces it with the file's.
+  PassRegistry::global().add(tir::apply_schedule_pass(nullptr));
 }
 
 Pass default_pipeline(const Target& target) {
@@ -57,6 +62,50 @@ Pass default_pipeline(const Target& target) {
   (void)target;  // CUDA adds its own steps here when it lands.
   return sequential("DefaultBuildPipeline", std::move(passes),
                     "The default Relax pipeline for " + target.str());
+}
+
+namespace {
+void place(const Pass& pipeline, const std::vector<PlacedPass>& extra, std::vector<bool>& placed,
+           std::unordered_set<std::string>& seen, Pass& out) {
+  out = pipeline;
+  out.children.clear();
+  auto add = [&](const std::string& step, PassPosition::Where where) {
+    for (size_t i = 0; i < extra.size(); ++i) {
+      if (extra[i].position.step == step && extra[i].position.where == where) {
+        out.children.push_back(extra[i].pass);
+        placed[i] = true;
+      }
+    }
+  };
+  for (const Pass& step : pipeline.children) {
+    // Only the first step of a name is a place (DeadCodeElimination runs twice).
+    bool first = seen.insert(step.name).second;
+    if (first) add(step.name, PassPosition::Where::kBefore);
+    if (step.children.empty()) {
+      out.children.push_back(step);
+    } else {
+      Pass nested;
+      place(step, extra, placed, seen, nested);
+      out.children.push_back(std::move(nested));
+    }
+    if (first) add(step.name, PassPosition::Where::kAfter);
+  }
+}
+}  // namespace
+
+std::optional<Pass> place_passes(const Pass& pipeline, const std::vector<PlacedPass>& extra,
+                                 std::string& missing) {
+  std::vector<bool> placed(extra.size(), false);
+  std::unordered_set<std::string> seen;
+  Pass out;
+  place(pipeline, extra, placed, seen, out);
+  for (size_t i = 0; i < extra.size(); ++i) {
+    if (!placed[i]) {
+      missing = extra[i].position.step;
+      return std::nullopt;
+    }
+  }
+  return out;
 }
 
 }  // namespace relax::compiler

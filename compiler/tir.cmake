@@ -17,4 +17,5 @@ list(APPEND RELAX_COMPILER_SOURCES
   tir/schedule/schedule.cc
   tir/schedule/default_schedule.cc
   tir/schedule/default_schedule_pass.cc
+  tir/schedule/schedule_file.cc
 )

@@ -2,7 +2,8 @@
 // and a vectorized innermost spatial loop, using the schedule primitives. A loop is spatial when
 // its variable feeds only spatial block iterators; reduction loops keep their order and stay
 // serial, so results do not depend on the thread count. Functions where some loop already has a
-// kind (scheduled by hand) are left alone.
+// kind, or marked "tir.is_scheduled" (by a schedule file, as TVM's schedulers mark theirs), are
+// left alone.
 #include <algorithm>
 #include <unordered_map>
 
@@ -65,7 +66,7 @@ Ref<irt::PrimFunc> default_cpu_schedule(const Ref<irt::PrimFunc>& func, const Ta
                                         ir::DiagnosticBag& diags) {
   Survey survey;
   survey.visit_stmt(func->body);
-  if (survey.has_kinds) return func;
+  if (survey.has_kinds || func->attrs.get_bool("tir.is_scheduled")) return func;
   int vector_bits = target.vector_bits > 0 ? target.vector_bits : 512;
   Schedule sch(func, diags);
   for (const std::string& name : survey.blocks) {

@@ -1,7 +1,7 @@
 // DefaultCPUSchedule: applies default_cpu_schedule (default_schedule.cc) to every prim_func of
 // the module, so that legalized kernels get parallel outer loops and vectorized inner loops
 // without tuning. Leaves alone: Relax functions, and prim_funcs that already choose loop kinds
-// (a user's own schedule is kept as written).
+// or carry "tir.is_scheduled" (a user's own schedule is kept as written).
 #include "compiler/tir/schedule/schedule.h"
 
 namespace relax::compiler::tir {

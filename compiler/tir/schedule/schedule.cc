@@ -312,12 +312,51 @@ bool Schedule::reorder(const std::vector<LoopRV>& loops) {
   return true;
 }
 
+namespace {
+
+// The first block under `loop` whose binding feeds the loop variable into an iterator that is
+// not data parallel, as "the reduction iterator `vk` of block `C`"; empty when there is none.
+std::string non_data_parallel_use(const Ref<For>& loop) {
+  struct Finder : irt::Visitor {
+    const Var* var = nullptr;
+    std::string found;
+    void visit_block_realize(const Ref<BlockRealize>& s) override {
+      const auto& iters = s->block->iter_vars;
+      for (size_t i = 0; i < s->iter_values.size() && i < iters.size() && found.empty(); ++i) {
+        if (iters[i]->iter_type != irt::IterType::kDataPar && uses_var(s->iter_values[i], var))
+          found = std::string(iters[i]->iter_type == irt::IterType::kCommReduce
+                                  ? "the reduction iterator `"
+                                  : "the iterator `") +
+                  iters[i]->var->name + "` of block `" + s->block->name_hint +
+                  "` (not data parallel)";
+      }
+      if (found.empty()) irt::Visitor::visit_block_realize(s);
+    }
+  } finder;
+  finder.var = loop->loop_var.get();
+  finder.visit_stmt(loop->body);
+  return finder.found;
+}
+
+}  // namespace
+
 bool Schedule::set_kind(const LoopRV& loop, ForKind kind, const std::string& thread) {
   LoopFinder finder;
   finder.visit_stmt(func_->body);
   if (!loop || !finder.loops.count(loop.get())) {
     diags_.error("E0720", ir::Span::unknown(), "schedule: the loop is not in the function");
     return false;
+  }
+  // As in TVM: iterations of a reduction depend on one another, so its loop stays serial.
+  if (kind == ForKind::kParallel || kind == ForKind::kVectorized) {
+    std::string use = non_data_parallel_use(finder.loops.at(loop.get()));
+    if (!use.empty()) {
+      diags_.error("E0725", ir::Span::unknown(),
+                   std::string("schedule: cannot ") +
+                       (kind == ForKind::kParallel ? "parallelize" : "vectorize") + " loop `" +
+                       loop->name + "`: it feeds " + use);
+      return false;
+    }
   }
   LoopReplacer replacer;
   replacer.target = loop.get();

@@ -46,7 +46,8 @@ class Schedule {
   // of the nest that are not named keep their positions.
   bool reorder(const std::vector<LoopRV>& loops);
 
-  // Loop kinds: parallel over the runtime's threads, vectorized, unrolled.
+  // Loop kinds: parallel over the runtime's threads, vectorized, unrolled. A loop that feeds a
+  // reduction iterator of a block underneath cannot be parallel or vectorized (E0725).
   bool parallel(const LoopRV& loop);
   bool vectorize(const LoopRV& loop);
   bool unroll(const LoopRV& loop);
@@ -61,10 +62,11 @@ class Schedule {
 };
 
 // The default CPU schedule (default_schedule.cc), for every block in a perfect loop nest of a
-// function that has no loop kinds set yet: the innermost spatial loop of constant extent moves
-// innermost (below reduction loops), is split by the vector width and vectorized; the leading
-// spatial loops are fused and made parallel. Reduction loops are never parallel or vectorized.
-// Blocks that do not fit (imperfect nests, symbolic inner extents) keep what they have.
+// function that has no loop kinds set yet and no "tir.is_scheduled" attribute: the innermost
+// spatial loop of constant extent moves innermost (below reduction loops), is split by the vector
+// width and vectorized; the leading spatial loops are fused and made parallel. Reduction loops are
+// never parallel or vectorized. Blocks that do not fit (imperfect nests, symbolic inner extents)
+// keep what they have.
 ir::Ref<ir::tir::PrimFunc> default_cpu_schedule(const ir::Ref<ir::tir::PrimFunc>& func,
                                                 const Target& target, ir::DiagnosticBag& diags);
 

@@ -166,6 +166,34 @@ TEST_CASE("schedule: errors for bad factors and loops that are not a nest") {
   CHECK(codes == std::vector<std::string>{"E0722", "E0722", "E0723"});
 }
 
+TEST_CASE("schedule: a loop feeding a reduction iterator is not made parallel or vectorized") {
+  auto p = parse(kMatmul);
+  ir::DiagnosticBag diags;
+  Schedule sch(p.func, diags);
+  auto loops = sch.get_loops("C");
+  CHECK_FALSE(sch.parallel(loops[2]));
+  CHECK_FALSE(sch.vectorize(loops[2]));
+  CHECK(sch.unroll(loops[2]));  // unrolling keeps the order
+  REQUIRE(diags.size() == 2);
+  CHECK(diags.items()[0].code == "E0725");
+  CHECK(diags.items()[0].message ==
+        "schedule: cannot parallelize loop `k`: it feeds the reduction iterator `vk` of block `C` "
+        "(not data parallel)");
+  CHECK(diags.items()[1].message.find("cannot vectorize loop `k`") != std::string::npos);
+  CHECK(sch.parallel(loops[0]));
+}
+
+TEST_CASE("default cpu schedule: a function marked tir.is_scheduled is left alone") {
+  auto p = parse(kMatmul);
+  auto marked = ir::copy(p.func);
+  marked->attrs.set("tir.is_scheduled", ir::tir::bool_imm(true));
+  ir::DiagnosticBag diags;
+  CHECK(
+      compiler::tir::default_cpu_schedule(marked, compiler::Target::host(), diags).same_as(marked));
+  CHECK_FALSE(
+      compiler::tir::default_cpu_schedule(p.func, compiler::Target::host(), diags).same_as(p.func));
+}
+
 TEST_CASE("schedule: an inexact split vectorized on the inside keeps the matmul's numbers") {
   auto p = parse(kMatmul);
   ir::DiagnosticBag diags;
