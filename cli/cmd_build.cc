@@ -87,7 +87,7 @@ Runner add_build_command(CLI::App& app) {
         print_error(error);
         return kExitUsage;
       }
-      module = compiler::run_pass(compiler::relax_passes::bind_params_pass(o->func, params), module,
+      module = compiler::run_pass(compiler::relax_passes::bind_params_pass(o->func, params, o->params), module,
                                   ctx);
       if (ctx.diagnostics().has_errors()) {
         print_diagnostics(ctx.diagnostics());

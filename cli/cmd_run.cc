@@ -251,12 +251,10 @@ Runner add_run_command(CLI::App& app) {
       }
       model.emplace(std::move(*m));
     }
+    std::vector<std::string> bound;  // parameters --params binds: --random leaves them alone
     if (!o->params.empty()) {
-      auto st = model->load_params(o->params);
-      if (!st) {
-        print_error(st.error().message);
-        return kExitUsage;
-      }
+      int bind_exit = bind_model_params(*model, o->params, o->func, bound);
+      if (bind_exit != kExitOk) return bind_exit;
     }
     // Parameter names, in order.
     std::vector<std::string> names;
@@ -310,7 +308,8 @@ Runner add_run_command(CLI::App& app) {
         args.push_back(*inputs[i]);
         continue;
       }
-      if (!o->random) break;  // the rest may be bound weights (--params)
+      // The rest may be bound weights (--params), taken by the VM as missing trailing arguments.
+      if (!o->random || std::find(bound.begin(), bound.end(), names[i]) != bound.end()) break;
       if (!func) {
         print_error(
             "--random needs the parameter types: run the .relax file rather than a model library");
