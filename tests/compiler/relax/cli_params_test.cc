@@ -192,7 +192,7 @@ TEST_CASE("relax check and relax build agree on constants without values, one er
   CHECK(first_line(check.err) == first_line(build.err));
 }
 
-TEST_CASE("--params binds PyTorch names with dots to parameters with underscores") {
+TEST_CASE("relax --params: binds PyTorch names with dots to parameters with underscores") {
   TempDir dir;
   relax::test::write_file(dir / "m.relax", kModel);
   REQUIRE(write_safetensors(dir / "w.safetensors", model_weights(false)).ok());
@@ -220,7 +220,7 @@ TEST_CASE("--params binds PyTorch names with dots to parameters with underscores
   CHECK(opt.out.find("def main(x: R.Tensor((2, 3), dtype=\"float32\"))") != std::string::npos);
 }
 
-TEST_CASE("--params warns about each tensor that binds nothing, with a did-you-mean") {
+TEST_CASE("relax --params: warns about each tensor that binds nothing, with a did-you-mean") {
   TempDir dir;
   relax::test::write_file(dir / "m.relax", kModel);
   auto weights = model_weights(false);
@@ -251,7 +251,7 @@ TEST_CASE("--params warns about each tensor that binds nothing, with a did-you-m
   CHECK(count(run.err, "did you mean `fc_weight`?") == 1);
 }
 
-TEST_CASE("--params reports a name two tensors give, and binds nothing then") {
+TEST_CASE("relax --params: reports a name two tensors give, and binds nothing then") {
   TempDir dir;
   relax::test::write_file(dir / "m.relax", kModel);
   auto weights = model_weights(true);  // fc.bias ...
