@@ -47,7 +47,8 @@ Runner add_opt_command(CLI::App& app) {
   cmd->add_option("--opt-level", o->opt_level,
                   "Passes (and pipeline steps) with a higher opt level are skipped (default 2)");
   cmd->add_option("--params", o->params,
-                  "Bind the weights of a .safetensors file to parameters of --func first");
+                  "Bind the weights of a .safetensors file to parameters of --func first (by "
+                  "name, `.` matching `_`)");
   cmd->add_option("--func", o->func, "The function --params binds (default main)");
   cmd->add_flag("--show-meta,!--no-show-meta", o->show_meta,
                 "Write the values of constants (bound weights) as TVM's metadata section at the "

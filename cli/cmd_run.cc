@@ -193,7 +193,8 @@ Runner add_run_command(CLI::App& app) {
                   "Write every call (kernels, builtins, functions) as a Chrome trace to OUT.json "
                   "(chrome://tracing, Perfetto)");
   cmd->add_option("--params", o->params,
-                  "Bind the tensors of a .safetensors file to the parameters of those names");
+                  "Bind the tensors of a .safetensors file to the parameters of those names, "
+                  "`.` matching `_` (conv.weight binds conv_weight)");
   cmd->add_option("--load", o->load,
                   "Load a shared library of extern functions (R.call_dps_packed); repeatable")
       ->allow_extra_args(false);
