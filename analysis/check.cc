@@ -66,6 +66,7 @@ CheckResult check_tree(std::shared_ptr<const syntax::SyntaxTree> tree,
   facts.is_module_class = fe.is_module_class;
   normalize_module(*fe.module, diags);
   check_well_formed(*fe.module, diags);
+  diags.remove_duplicates();
   size_t first_lint = diags.size();
   lint::run_lints(
       *fe.module, tree.get(), facts,

@@ -1,17 +1,27 @@
-// Shared by `relax build` and `relax run`: parse and normalize a .relax file, then build it
-// with the default pipeline.
+// Shared by `relax build`, `relax run` and `relax opt`: load a .relax file as `relax check`
+// does (front end, normalize, well-formedness), bind weights to a loaded model.
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "compiler/build.h"
 #include "ir/diagnostic.h"
 #include "ir/module.h"
+#include "vm/runtime.h"
 
 namespace relax::cli {
 
 // Parses and normalizes `path`; null (diagnostics printed) when it cannot be read or has errors,
 // with `exit_code` set to kExitUsage (I/O) or kExitInputErrors.
 ir::Ref<ir::IRModule> load_relax_module(const std::string& path, int& exit_code);
+
+// Binds the tensors of the .safetensors file `path` to the parameters of `func` of a loaded
+// model by the names BindParams matches (compiler/relax/bind_params.h: the same name, else dots
+// as underscores), printing its warnings and errors. kExitOk, kExitUsage (cannot read the file)
+// or kExitInputErrors (an ambiguous name). A model without `func` binds nothing. The names of
+// the parameters bound go to `bound`.
+int bind_model_params(vm::Module& model, const std::string& path, const std::string& func,
+                      std::vector<std::string>& bound);
 
 }  // namespace relax::cli

@@ -53,8 +53,9 @@ Runner add_build_command(CLI::App& app) {
   cmd->add_option("--target", o->target, "Target: llvm (default), llvm -mcpu=..., cuda");
   cmd->add_option(
       "--params", o->params,
-      "Bind the tensors of a .safetensors file to the parameters of those names of --func "
-      "(BindParams: the weights become constants of the executable)");
+      "Bind the tensors of a .safetensors file to the parameters of those names of --func, "
+      "`.` matching `_` (conv.weight binds conv_weight; BindParams: the weights become "
+      "constants of the executable)");
   cmd->add_option("--func", o->func, "The function --params binds (default main)");
   cmd->add_flag("--verify,!--no-verify", o->verify,
                 "Check well-formedness after every pass (default on in debug builds)");
@@ -94,8 +95,8 @@ Runner add_build_command(CLI::App& app) {
         print_error(error);
         return kExitUsage;
       }
-      module = compiler::run_pass(compiler::relax_passes::bind_params_pass(o->func, params), module,
-                                  ctx);
+      module = compiler::run_pass(
+          compiler::relax_passes::bind_params_pass(o->func, params, o->params), module, ctx);
       if (ctx.diagnostics().has_errors()) {
         print_diagnostics(ctx.diagnostics());
         return kExitInputErrors;

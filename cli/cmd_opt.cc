@@ -2,7 +2,6 @@
 // they produce, as LLVM's `opt` does for LLVM IR: the way to read one step of lowering, to try a
 // pass on its own, or to keep a lowered module as text.
 #include <algorithm>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -29,6 +28,7 @@ Runner add_opt_command(CLI::App& app) {
     std::string params;
     std::string func = "main";
     PipelineOptions pipeline;
+    bool show_meta = true;
   };
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
@@ -49,10 +49,15 @@ Runner add_opt_command(CLI::App& app) {
   cmd->add_option("--opt-level", o->opt_level,
                   "Passes (and pipeline steps) with a higher opt level are skipped (default 2)");
   cmd->add_option("--params", o->params,
-                  "Bind the weights of a .safetensors file to parameters of --func first");
+                  "Bind the weights of a .safetensors file to parameters of --func first (by "
+                  "name, `.` matching `_`)");
   cmd->add_option("--func", o->func, "The function --params binds (default main)");
   add_schedule_option(cmd, o->pipeline);
   add_plugin_option(cmd, o->pipeline);
+  cmd->add_flag("--show-meta,!--no-show-meta", o->show_meta,
+                "Write the values of constants (bound weights) as TVM's metadata section at the "
+                "top of the text, so that it builds again (default on; --no-show-meta prints "
+                "TVM's \"Metadata omitted\" comment instead)");
   cmd->footer(
       "Example: relax opt model.relax -p LegalizeOps,AnnotateTIROpPattern,FoldConstant\n"
       "With --schedule the schedule runs right after LegalizeOps (in -p or in `default`), or "
@@ -115,8 +120,8 @@ Runner add_opt_command(CLI::App& app) {
         print_error(error);
         return kExitUsage;
       }
-      module = compiler::run_pass(compiler::relax_passes::bind_params_pass(o->func, params), module,
-                                  ctx);
+      module = compiler::run_pass(
+          compiler::relax_passes::bind_params_pass(o->func, params, o->params), module, ctx);
     }
     ctx.print_before = o->print_before;
     ctx.print_after = o->print_after;
@@ -134,19 +139,14 @@ Runner add_opt_command(CLI::App& app) {
     }
     print_diagnostics(ctx.diagnostics());
     if (!module || ctx.diagnostics().has_errors()) return kExitInputErrors;
-    std::string text = syntax::print_module(*module);
+    syntax::PrintOptions print_options;
+    print_options.show_meta = o->show_meta;
+    std::string text = syntax::print_module(*module, print_options);
     if (o->output.empty()) {
       std::cout << text;
       return kExitOk;
     }
-    std::ofstream out(o->output, std::ios::binary);
-    out << text;
-    out.close();
-    if (!out) {
-      print_error("cannot write " + o->output);
-      return kExitUsage;
-    }
-    return kExitOk;
+    return write_file_atomically(o->output, text) ? kExitOk : kExitUsage;
   };
 }
 

@@ -14,6 +14,7 @@ Runner add_print_command(CLI::App& app) {
   struct Options {
     std::string input;
     std::string profile = "legacy";
+    bool show_meta = true;
   };
   auto options = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
@@ -23,6 +24,9 @@ Runner add_print_command(CLI::App& app) {
          "--profile", options->profile,
          "Spelling profile: legacy (TVM v0.20-v0.23, the default) or current (TVM main, 2026)")
       ->check(CLI::IsMember({"legacy", "current"}));
+  cmd->add_flag("--show-meta,!--no-show-meta", options->show_meta,
+                "Write the values of constants as TVM's metadata section at the top of the text "
+                "(default on; --no-show-meta prints TVM's \"Metadata omitted\" comment instead)");
   cmd->footer(
       "Every binding is printed with its inferred struct info (a compatible annotation on a call "
       "is kept).\n"
@@ -42,6 +46,7 @@ Runner add_print_command(CLI::App& app) {
     syntax::PrintOptions print_options;
     print_options.profile =
         options->profile == "current" ? syntax::Profile::kCurrent : syntax::Profile::kLegacy;
+    print_options.show_meta = options->show_meta;
     std::string out = result.is_module_class
                           ? syntax::print_module(*result.module, print_options)
                           : syntax::print_functions(*result.module, print_options);

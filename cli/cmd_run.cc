@@ -193,7 +193,8 @@ Runner add_run_command(CLI::App& app) {
                   "Write every call (kernels, builtins, functions) as a Chrome trace to OUT.json "
                   "(chrome://tracing, Perfetto)");
   cmd->add_option("--params", o->params,
-                  "Bind the tensors of a .safetensors file to the parameters of those names");
+                  "Bind the tensors of a .safetensors file to the parameters of those names, "
+                  "`.` matching `_` (conv.weight binds conv_weight)");
   cmd->add_option("--load", o->load,
                   "Load a shared library of extern functions (R.call_dps_packed); repeatable")
       ->allow_extra_args(false);
@@ -251,12 +252,10 @@ Runner add_run_command(CLI::App& app) {
       }
       model.emplace(std::move(*m));
     }
+    std::vector<std::string> bound;  // parameters --params binds: --random leaves them alone
     if (!o->params.empty()) {
-      auto st = model->load_params(o->params);
-      if (!st) {
-        print_error(st.error().message);
-        return kExitUsage;
-      }
+      int bind_exit = bind_model_params(*model, o->params, o->func, bound);
+      if (bind_exit != kExitOk) return bind_exit;
     }
     // Parameter names, in order.
     std::vector<std::string> names;
@@ -310,7 +309,8 @@ Runner add_run_command(CLI::App& app) {
         args.push_back(*inputs[i]);
         continue;
       }
-      if (!o->random) break;  // the rest may be bound weights (--params)
+      // The rest may be bound weights (--params), taken by the VM as missing trailing arguments.
+      if (!o->random || std::find(bound.begin(), bound.end(), names[i]) != bound.end()) break;
       if (!func) {
         print_error(
             "--random needs the parameter types: run the .relax file rather than a model library");

@@ -1,19 +1,24 @@
 // Input reading and diagnostic output for the command line.
 #include "cli/common.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
 #include <sstream>
+#include <vector>
 
 #include "analysis/diagnostics/terminal.h"
 
 namespace relax::cli {
+
+namespace fs = std::filesystem;
 
 GlobalOptions& global_options() {
   static GlobalOptions options;
@@ -62,8 +67,55 @@ bool use_color() {
 void print_diagnostics(const ir::DiagnosticBag& diags) {
   analysis::TerminalStyle style;
   style.color = use_color();
-  std::cerr << analysis::render_terminal(diags.items(), style);
+  ir::DiagnosticBag unique = diags;
+  unique.remove_duplicates();
+  std::cerr << analysis::render_terminal(unique.items(), style);
   std::cerr.flush();
+}
+
+bool write_file_atomically(const std::string& path, const std::string& text) {
+  // The mode of the file it replaces, or what a plain create would give.
+  mode_t mode = 0;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    mode = st.st_mode & 07777;
+  } else {
+    mode_t mask = ::umask(0);
+    ::umask(mask);
+    mode = 0666 & ~mask;
+  }
+  fs::path p(path);
+  std::string dir = p.has_parent_path() ? p.parent_path().string() : ".";
+  std::string tmpl = dir + "/." + p.filename().string() + ".tmp-XXXXXX";
+  std::vector<char> name(tmpl.begin(), tmpl.end());
+  name.push_back('\0');
+  int fd = ::mkstemp(name.data());
+  if (fd < 0) {
+    print_error("cannot create a temporary file next to '" + path + "': " + std::strerror(errno));
+    return false;
+  }
+  std::string tmp(name.data());
+  size_t written = 0;
+  bool ok = true;
+  while (written < text.size()) {
+    ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      ok = false;
+      break;
+    }
+    written += static_cast<size_t>(n);
+  }
+  if (ok && ::fchmod(fd, mode) != 0) ok = false;
+  if (ok && ::fsync(fd) != 0) ok = false;
+  if (::close(fd) != 0) ok = false;
+  if (ok && ::rename(tmp.c_str(), path.c_str()) != 0) ok = false;
+  if (!ok) {
+    print_error("cannot write '" + path + "': " + std::strerror(errno));
+    ::unlink(tmp.c_str());
+    return false;
+  }
+  return true;
 }
 
 void print_error(const std::string& message) {

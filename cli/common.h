@@ -30,6 +30,11 @@ std::string display_name(const std::string& path);
 // Writes diagnostics to stderr (with colour when stderr is a terminal, per --color).
 void print_diagnostics(const ir::DiagnosticBag& diags);
 
+// Writes `text` to `path` through a temporary file in the same directory and a rename (keeping
+// the mode of a file it replaces), so readers never see half a file. Reports and returns false
+// on an I/O error.
+bool write_file_atomically(const std::string& path, const std::string& text);
+
 // Prints "relax: error: <message>" to stderr.
 void print_error(const std::string& message);
 

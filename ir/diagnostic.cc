@@ -45,4 +45,17 @@ void DiagnosticBag::sort_by_position() {
   });
 }
 
+void DiagnosticBag::remove_duplicates() {
+  std::vector<Diagnostic> kept;
+  kept.reserve(items_.size());
+  for (auto& d : items_) {
+    bool seen = std::any_of(kept.begin(), kept.end(), [&](const Diagnostic& k) {
+      return k.severity == d.severity && k.span == d.span && k.code == d.code &&
+             k.message == d.message;
+    });
+    if (!seen) kept.push_back(std::move(d));
+  }
+  items_ = std::move(kept);
+}
+
 }  // namespace relax::ir

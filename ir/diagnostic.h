@@ -71,6 +71,9 @@ class DiagnosticBag {
   void append(const DiagnosticBag& other);
   // Sorts by file, then position (stable for equal positions), for deterministic output.
   void sort_by_position();
+  // Drops every diagnostic that repeats an earlier one (same severity, code, span and message),
+  // as a pass pipeline that re-infers struct info after each pass would report it again.
+  void remove_duplicates();
 
  private:
   std::vector<Diagnostic> items_;

@@ -19,6 +19,12 @@ struct PrintOptions {
   // Print the struct info of every binding (TVM's show_all_struct_info); when false, hide
   // annotations that equal what inference would give.
   bool show_all_struct_info = true;
+  // Write the payload of the constants printed as `metadata["relax.expr.Constant"][i]`: the
+  // text then starts with TVM's metadata section (`metadata = tvm.ir.load_json(...)`, TVM's
+  // show_meta), so that it reads back with its values. When false, or when a constant has no
+  // payload (an opaque reference read without its section), the text ends with TVM's
+  // "Metadata omitted" comment instead.
+  bool show_meta = false;
 };
 
 // A module as an `@I.ir_module` class, with the import-comment header.

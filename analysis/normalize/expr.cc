@@ -8,6 +8,7 @@
 #include "analysis/ops/call_binding.h"
 #include "analysis/ops/infer_context.h"
 #include "analysis/use_span.h"
+#include "ir/suggest.h"
 
 namespace relax::analysis::normalize_detail {
 
@@ -51,11 +52,11 @@ Ref<ir::Expr> Normalizer::normalize_expr(const Ref<ir::Expr>& e) {
       return e;
     }
     case ObjectKind::kConstant:
-      if (!e->struct_info) {
-        auto c = e.as_ptr<ir::Constant>();
-        set_sinfo(e, struct_info_of(e));
-        if (!c->data) poison(e.get());
-      }
+      if (!e->struct_info) set_sinfo(e, struct_info_of(e));
+      // A constant without a value or an annotation (a metadata reference without its section,
+      // E0248) stays poisoned through every later normalization: passes report nothing on it.
+      if (!e.as_ptr<ir::Constant>()->data && e->struct_info.is<ir::ObjectStructInfo>())
+        poison(e.get());
       return e;
     case ObjectKind::kShapeExpr:
     case ObjectKind::kPrimValue:
@@ -158,20 +159,6 @@ Ref<ir::Expr> Normalizer::normalize_call(const Ref<ir::Call>& call) {
 
 namespace {
 
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      cur[j] =
-          std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-    }
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
-}
-
 std::string short_name(const std::string& op) {
   return op.rfind("relax.", 0) == 0 ? "R." + op.substr(6) : op;
 }
@@ -194,15 +181,9 @@ Ref<ir::Expr> Normalizer::normalize_op_call(const Ref<ir::Call>& call,
     auto& d = diags_.error(codes::kUnknownOp, call->span, "unknown op `" + short_name(name) + "`");
     auto cached = suggestions_.find(name);
     if (cached == suggestions_.end()) {
-      std::string best;
-      size_t best_distance = 3;
-      for (const OpInfo* op : registry_.all()) {
-        size_t dist = edit_distance(op->name, name);
-        if (dist < best_distance) {
-          best_distance = dist;
-          best = op->name;
-        }
-      }
+      std::vector<std::string> names;
+      for (const OpInfo* op : registry_.all()) names.push_back(op->name);
+      std::string best = ir::closest_name(name, names, 3);
       cached = suggestions_.emplace(name, best).first;
     }
     const std::string& best = cached->second;

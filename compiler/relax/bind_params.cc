@@ -1,15 +1,18 @@
-// BindParams: the parameters of one function that are named in a table of tensors (weights
-// read from a .safetensors file) are removed from its parameter list and every use reads a
-// constant holding that tensor instead; the symbolic dims of a bound parameter take the
-// tensor's sizes everywhere in the function. A tensor whose dtype or rank does not match the
-// parameter, or whose dims contradict static ones or each other, is reported (E0773) and the
-// function is left unchanged. Leaves alone: other functions, parameters not in the table,
-// table entries that name no parameter.
+// BindParams: the parameters of one function that the tensors of a table (weights read from a
+// .safetensors file) match by name (match_params: the same name, else dots as underscores) are
+// removed from its parameter list and every use reads a constant holding that tensor instead;
+// the symbolic dims of a bound parameter take the tensor's sizes everywhere in the function. A
+// tensor whose dtype or rank does not match the parameter, or whose dims contradict static ones
+// or each other, is reported (E0773) and the function is left unchanged; so is an ambiguous name
+// (E0779). Tensors that bind nothing are warned about (W0778). Leaves alone: other functions
+// and parameters no tensor matches.
 #include "compiler/relax/bind_params.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 #include "compiler/relax/pass_util.h"
+#include "ir/suggest.h"
 #include "ir/visitor.h"
 #include "vm/io/safetensors.h"
 
@@ -54,20 +57,38 @@ class Substitute : public ExprMutator {
   }
 };
 
-Ref<Function> bind(const Ref<Function>& f, const ParamMap& params, DiagnosticBag& diags) {
+std::string dots_as_underscores(std::string name) {
+  std::replace(name.begin(), name.end(), '.', '_');
+  return name;
+}
+
+Ref<Function> bind(const Ref<Function>& f, const std::string& func, const ParamMap& params,
+                   const std::string& source, DiagnosticBag& diags) {
+  std::vector<std::string> tensor_names, param_names;
+  for (const auto& [name, data] : params) tensor_names.push_back(name);
+  for (const auto& p : f->params) param_names.push_back(p->name);
+  size_t errors_before = diags.error_count();
+  std::vector<ParamBinding> bindings =
+      match_params(tensor_names, param_names, source, func, f->span, diags);
+  if (diags.error_count() != errors_before) return f;
+  std::vector<const ParamBinding*> binding_of(f->params.size(), nullptr);
+  for (const auto& b : bindings) binding_of[b.param] = &b;
   Substitute sub;
   std::vector<Ref<Var>> kept;
   bool any = false;
-  for (const auto& p : f->params) {
-    auto it = params.find(p->name);
-    if (it == params.end()) {
+  for (size_t i = 0; i < f->params.size(); ++i) {
+    const auto& p = f->params[i];
+    if (!binding_of[i]) {
       kept.push_back(p);
       continue;
     }
+    auto it = params.find(binding_of[i]->tensor);
     const TensorData& data = *it->second;
     auto t = p->struct_info.as<TensorStructInfo>();
     auto fail = [&](const std::string& why) {
-      diags.error("E0773", p->span, "BindParams: cannot bind `" + p->name + "`: " + why);
+      std::string from = it->first == p->name ? "" : " to tensor `" + it->first + "`";
+      diags.error("E0773", p->span,
+                  "BindParams: cannot bind `" + p->name + "`" + from + ": " + why);
     };
     if (!t) {
       fail("the parameter is not a tensor");
@@ -116,15 +137,80 @@ Ref<Function> bind(const Ref<Function>& f, const ParamMap& params, DiagnosticBag
 
 }  // namespace
 
-Pass bind_params_pass(std::string func, ParamMap params) {
+std::vector<ParamBinding> match_params(const std::vector<std::string>& tensors,
+                                       const std::vector<std::string>& params,
+                                       const std::string& source, const std::string& func,
+                                       ir::Span span, ir::DiagnosticBag& diags) {
+  // For each parameter, the tensors that name it; for each tensor, the parameters it names.
+  std::vector<std::vector<std::string>> claims(params.size());
+  std::vector<std::string> unused;
+  for (const std::string& t : tensors) {
+    std::vector<size_t> found;
+    for (const std::string& name : {t, dots_as_underscores(t)}) {
+      for (size_t i = 0; i < params.size(); ++i) {
+        if (params[i] == name) found.push_back(i);
+      }
+      if (!found.empty()) break;
+    }
+    if (found.empty()) {
+      unused.push_back(t);
+    } else if (found.size() > 1) {
+      diags.error("E0779", span,
+                  "tensor `" + t + "` of " + source + " matches " + std::to_string(found.size()) +
+                      " parameters of `" + func + "` called `" + params[found[0]] + "`");
+    } else {
+      claims[found[0]].push_back(t);
+    }
+  }
+  std::vector<ParamBinding> out;
+  std::vector<std::string> free_params;
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (claims[i].size() == 1) {
+      out.push_back({i, claims[i][0]});
+    } else if (claims[i].size() > 1) {
+      std::string names;
+      for (size_t k = 0; k < claims[i].size(); ++k)
+        names += (k ? (k + 1 == claims[i].size() ? " and `" : ", `") : "`") + claims[i][k] + "`";
+      diags.error("E0779", span,
+                  "tensors " + names + " of " + source + " all name parameter `" + params[i] +
+                      "` of `" + func + "`");
+    } else {
+      free_params.push_back(params[i]);
+    }
+  }
+  for (const std::string& t : unused) {
+    auto& d = diags.warning(
+        "W0778", span, "tensor `" + t + "` of " + source + " binds no parameter of `" + func + "`");
+    std::string key = dots_as_underscores(t);
+    std::string best = ir::closest_name(key, free_params, std::max<size_t>(3, key.size() / 3 + 1));
+    if (!best.empty()) {
+      d.note("did you mean `" + best + "`?");
+    } else if (!free_params.empty()) {
+      std::string list;
+      for (size_t k = 0; k < free_params.size() && k < 8; ++k)
+        list += (k ? ", `" : "`") + free_params[k] + "`";
+      if (free_params.size() > 8) list += ", ...";
+      d.note("the parameters it could bind: " + list);
+    }
+  }
+  return out;
+}
+
+Pass bind_params_pass(std::string func, ParamMap params, std::string source) {
   Pass p;
   p.name = "BindParams";
   p.doc = "Binds named parameters of a function to constant tensors (weights)";
-  p.fn = [func, params](Ref<IRModule> m, PassContext& ctx) {
+  p.fn = [func, params, source](Ref<IRModule> m, PassContext& ctx) {
+    const auto* member = m->find(func);
+    if (!member || !as_relax_function(member->func)) {
+      ctx.diagnostics().error("E0773", Span{},
+                              "BindParams: the module has no Relax function `" + func +
+                                  "` to bind the tensors of " + source + " to");
+      return m;
+    }
     return map_relax_functions(m, ctx, [&](const Ref<Function>& f) {
-      const auto* member = m->find(func);
-      if (!member || !member->func.same_as(f)) return f;
-      return bind(f, params, ctx.diagnostics());
+      if (!member->func.same_as(f)) return f;
+      return bind(f, func, params, source, ctx.diagnostics());
     });
   };
   return p;

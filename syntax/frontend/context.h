@@ -157,6 +157,14 @@ class Frontend {
   std::string module_name = "Module";
   bool in_module_class = false;
   Dialect dialect = Dialect::kNone;
+  // The file's metadata section (`metadata = tvm.ir.load_json("""...""")`, syntax/metadata.h):
+  // kNone when there is none (references are opaque constants), kBroken when it could not be
+  // read (reported once; references are then errors without a message of their own).
+  enum class Metadata { kNone, kRead, kBroken };
+  Metadata metadata = Metadata::kNone;
+  std::vector<std::shared_ptr<const ir::TensorData>> metadata_constants;
+  // References to the metadata section made while there is none (opaque constants).
+  std::vector<ir::Span> opaque_metadata_refs;
   // The variable names of `import ... as X` that name the TVMScript dialects, canonicalised
   // (e.g. "relax" -> "R"). Module-level scope holds them as namespaces.
 

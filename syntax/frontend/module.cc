@@ -10,6 +10,7 @@
 #include "syntax/frontend/prim_builtins.h"
 #include "syntax/frontend/relax_parser.h"
 #include "syntax/frontend/tir_parser.h"
+#include "syntax/metadata.h"
 
 namespace relax::syntax {
 
@@ -34,6 +35,7 @@ class ModuleParser {
   FrontendResult run(Node root) {
     for (Node stmt : root.named_children()) top_level(stmt);
     declare_and_parse();
+    report_missing_metadata();
     FrontendResult result;
     result.module = fe_.module;
     result.is_module_class = saw_class_;
@@ -188,8 +190,7 @@ class ModuleParser {
     }
     std::string name(left.text());
     if (name == "metadata" && !in_class) {
-      fe_.warning("W0201", stmt.span(),
-                  "the metadata section is not interpreted; constants that refer to it are opaque");
+      metadata_section(stmt, right);
       return;
     }
     Value v = fe_.eval(right);
@@ -210,6 +211,59 @@ class ModuleParser {
       }
     }
     fe_.error("E0232", stmt, "unsupported assignment at module level");
+  }
+
+  // `metadata = tvm.ir.load_json("""...""")`: the payloads of `metadata[...]` constants, as TVM
+  // prints them with show_meta (syntax/metadata.h). Any other value is not interpreted.
+  void metadata_section(Node stmt, Node right) {
+    Node arg;
+    size_t args = 0;
+    if (right.kind() == NodeKind::kCall &&
+        right.field(Field::kFunction).text() == "tvm.ir.load_json") {
+      for (Node a : right.field(Field::kArguments).named_children()) {
+        if (a.kind() == NodeKind::kComment) continue;
+        arg = a;
+        ++args;
+      }
+    }
+    if (args != 1 ||
+        (arg.kind() != NodeKind::kString && arg.kind() != NodeKind::kConcatenatedString)) {
+      fe_.warning("W0201", stmt.span(),
+                  "the metadata section is not interpreted (it is not "
+                  "`tvm.ir.load_json(\"\"\"...\"\"\")`); constants that refer to it are opaque");
+      return;
+    }
+    if (fe_.metadata != Frontend::Metadata::kNone) {
+      fe_.error("E0246", stmt, "a second metadata section");
+      return;
+    }
+    fe_.metadata = Frontend::Metadata::kBroken;
+    Value text = fe_.eval(arg);
+    if (text.is_error()) return;
+    std::string error;
+    if (!parse_metadata_json(text.as_string(), fe_.metadata_constants, error)) {
+      fe_.error("E0246", arg, "cannot read the metadata section: " + error);
+      return;
+    }
+    fe_.metadata = Frontend::Metadata::kRead;
+  }
+
+  // References to a metadata section the file does not have (TVM prints `metadata[...]` without
+  // the section unless show_meta=True): those constants have no value, so the module cannot be
+  // built. One error at the first reference, the others as labels.
+  void report_missing_metadata() {
+    const auto& refs = fe_.opaque_metadata_refs;
+    if (refs.empty()) return;
+    auto& d = fe_.error("E0248", refs[0],
+                        "this constant has no value: the file has no metadata section that relax "
+                        "reads");
+    constexpr size_t kMaxLabels = 16;
+    for (size_t i = 1; i < refs.size() && i <= kMaxLabels; ++i) d.label(refs[i], "no value either");
+    if (refs.size() > 1)
+      d.note(std::to_string(refs.size()) + " references to the metadata section in all");
+    d.note(
+        "TVM writes the section only with show_meta=True; `relax print` and `relax opt` write "
+        "it unless --no-show-meta is given");
   }
 
   void module_class(Node decorated, Node cls) {

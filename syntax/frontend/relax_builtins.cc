@@ -797,8 +797,28 @@ Value metadata_constant(Frontend& fe, const CallArgs& call) {
     fe.error(codes::kExpr, call.node, "a metadata reference is indexed by one int");
     return Value::error(call.span());
   }
+  int64_t index = call.args[0].as_int();
+  switch (fe.metadata) {
+    case Frontend::Metadata::kBroken:
+      return Value::error(call.span());  // the section's error is the one to fix
+    case Frontend::Metadata::kRead: {
+      size_t n = fe.metadata_constants.size();
+      if (index < 0 || static_cast<size_t>(index) >= n) {
+        fe.error("E0247", call.node,
+                 "metadata[\"relax.expr.Constant\"][" + std::to_string(index) +
+                     "] is not in the metadata section, which holds " + std::to_string(n) +
+                     (n == 1 ? " constant" : " constants"));
+        return Value::error(call.span());
+      }
+      auto c = make<ir::Constant>(fe.metadata_constants[static_cast<size_t>(index)]);
+      return expr_value(with_span(c, call.span()), call.span());
+    }
+    case Frontend::Metadata::kNone:
+      break;
+  }
+  fe.opaque_metadata_refs.push_back(call.span());
   auto c = make<ir::Constant>(nullptr);
-  c->metadata_index = static_cast<int>(call.args[0].as_int());
+  c->metadata_index = static_cast<int>(index);
   return expr_value(with_span(c, call.span()), call.span());
 }
 

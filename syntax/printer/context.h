@@ -25,9 +25,15 @@ struct PrinterContext {
   bool uses_ir = false;
   bool uses_tir = false;
   bool uses_relax = false;
-  // Constants printed as metadata references (`metadata["relax.expr.Constant"][i]`) with their
-  // indices; when any is printed the text ends with TVM's "Metadata omitted" comment.
-  std::unordered_map<const ir::Object*, int> metadata;
+  // Constants printed as metadata references (`metadata["relax.expr.Constant"][i]`): their
+  // index and payload, keyed by the payload (constants that share one share an index) or, for
+  // opaque references, by the node. The module printer writes the payloads as TVM's metadata
+  // section (show_meta) or ends the text with TVM's "Metadata omitted" comment.
+  struct MetadataEntry {
+    int index;
+    const ir::TensorData* data;  // null for an opaque reference
+  };
+  std::unordered_map<const void*, MetadataEntry> metadata;
   // Symbolic variables the current profile declares as `n = TypeVar("n")` lines above the
   // module or functions (TEXT_FORMAT.md 2.6), by name.
   std::vector<std::string> type_vars;

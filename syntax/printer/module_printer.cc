@@ -3,6 +3,7 @@
 // functions, each by name, `main` last), or functions printed alone.
 #include <algorithm>
 
+#include "syntax/metadata.h"
 #include "syntax/printer.h"
 #include "syntax/printer/context.h"
 
@@ -34,11 +35,34 @@ std::string header(const PrinterContext& ctx) {
   return out;
 }
 
-// TVM's closing comment when constants were printed as metadata references.
-std::string footer(const PrinterContext& ctx) {
-  return ctx.metadata.empty()
-             ? ""
-             : "\n\n# Metadata omitted. Use show_meta=True in script() method to show it.";
+// The constants printed as metadata references, by index, when every index up to the last
+// holds a constant with a payload; empty otherwise.
+std::vector<const ir::TensorData*> metadata_payloads(const PrinterContext& ctx) {
+  std::vector<const ir::TensorData*> out;
+  for (const auto& [key, entry] : ctx.metadata) {
+    if (entry.index < 0 || !entry.data) return {};
+    auto i = static_cast<size_t>(entry.index);
+    if (i >= out.size()) out.resize(i + 1);
+    out[i] = entry.data;
+  }
+  for (const auto* d : out) {
+    if (!d) return {};
+  }
+  return out;
+}
+
+// Text around the printed module when constants were printed as metadata references: TVM's
+// metadata section above everything (show_meta), else its closing comment.
+void wrap_metadata(const PrinterContext& ctx, std::string& text) {
+  if (ctx.metadata.empty()) return;
+  if (ctx.options.show_meta) {
+    auto payloads = metadata_payloads(ctx);
+    if (!payloads.empty()) {
+      text = metadata_statement(payloads) + text;
+      return;
+    }
+  }
+  text += "\n\n# Metadata omitted. Use show_meta=True in script() method to show it.";
 }
 
 // The name a function prints under when printed alone: its global symbol, else "main".
@@ -119,7 +143,9 @@ std::string print_module(const ir::IRModule& module, const PrintOptions& options
   }
   if (members.empty()) w.line("pass");
   w.dedent();
-  return header(ctx) + w.finish() + footer(ctx);
+  std::string text = header(ctx) + w.finish();
+  wrap_metadata(ctx, text);
+  return text;
 }
 
 std::string print_functions(const ir::IRModule& module, const PrintOptions& options) {
@@ -140,7 +166,9 @@ std::string print_functions(const ir::IRModule& module, const PrintOptions& opti
       print_extern_func(ctx, *ext, m.gvar->name);
     ctx.names.pop_frame();
   }
-  return header(ctx) + w.finish() + footer(ctx);
+  std::string text = header(ctx) + w.finish();
+  wrap_metadata(ctx, text);
+  return text;
 }
 
 std::string to_text(const ir::Ref<ir::StructInfo>& sinfo, const PrintOptions& options) {

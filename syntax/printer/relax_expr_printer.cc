@@ -191,16 +191,17 @@ std::string constant_text(PrinterContext& ctx, const ir::Constant& c) {
     std::string v = scalar_literal(*c.data);
     if (!v.empty()) return "R.const(" + v + ", " + quote_string(c.data->dtype.str()) + ")";
   }
-  auto it = ctx.metadata.find(&c);
-  int index = c.metadata_index;
+  const void* key = c.data ? static_cast<const void*>(c.data.get()) : &c;
+  auto it = ctx.metadata.find(key);
+  int index = c.data ? -1 : c.metadata_index;
   if (it != ctx.metadata.end()) {
-    index = it->second;
+    index = it->second.index;
   } else if (index < 0) {
     // A constant whose payload the text cannot show: the next index after those in use.
     index = 0;
-    for (const auto& [node, i] : ctx.metadata) index = std::max(index, i + 1);
+    for (const auto& [node, entry] : ctx.metadata) index = std::max(index, entry.index + 1);
   }
-  ctx.metadata[&c] = index;
+  ctx.metadata[key] = {index, c.data.get()};
   return "metadata[\"relax.expr.Constant\"][" + std::to_string(index) + "]";
 }
 
