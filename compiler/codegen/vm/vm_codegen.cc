@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "compiler/relax/kills.h"
 #include "ir/visitor.h"
 #include "syntax/printer.h"
 #include "vm/builtins.h"
@@ -84,14 +85,14 @@ class FunctionCodegen {
       int64_t r = b_.new_register();
       b_.emit_call("vm.builtin.copy", {value}, r);
       regs_[mc->var.get()] = Arg::reg(r);
+      b_.name_register(r, mc->var->name);
       return;
     }
     const auto& value = binding->value;
     if (auto v = value.as<ir::Var>()) {
-      // A copy in a register of its own, so that killing one name never kills the other.
-      int64_t r = b_.new_register();
-      b_.emit_call("vm.builtin.copy", {lookup(v)}, r);
-      regs_[binding->var.get()] = Arg::reg(r);
+      // One value, one register: a kill of either name kills both (kills.h), and binding an
+      // alias reads nothing (an alias of a killed value may be bound, not used).
+      regs_[binding->var.get()] = lookup(v);
       return;
     }
     if (auto call = value.as<ir::Call>(); call && call->op_name() == "relax.vm.kill_object") {
@@ -106,7 +107,9 @@ class FunctionCodegen {
       regs_[binding->var.get()] = Arg::void_reg();
       return;
     }
-    regs_[binding->var.get()] = emit_expr(value);
+    Arg a = emit_expr(value);
+    regs_[binding->var.get()] = a;
+    if (a.kind == vm::ArgKind::kRegister) b_.name_register(a.value, binding->var->name);
   }
 
   Arg lookup(const Ref<ir::Var>& v) {
@@ -323,7 +326,9 @@ bool generate(const ir::IRModule& module, vm::ExecutableBuilder& builder,
       builder.declare_function(m.gvar->name, std::move(names));
     }
   }
-  bool ok = true;
+  size_t errors = diags.error_count();
+  relax_passes::check_kills(module, diags);
+  bool ok = diags.error_count() == errors;
   for (const auto& m : module.functions) {
     auto f = ir::as_relax_function(m.func);
     if (!f) continue;
