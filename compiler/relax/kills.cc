@@ -53,9 +53,9 @@ const Var* AliasRoots::root(const Var* v) const {
 }
 
 const Var* AliasRoots::alias_of(const Ref<Binding>& binding) const {
-  if (!binding.is<VarBinding>()) return nullptr;
   const Ref<Expr>& value = binding->value;
-  if (auto v = value.as_ptr<Var>()) return root(v);
+  if (auto v = value.as_ptr<Var>()) return root(v);  // `y = x`, or a match_cast of x
+  if (!binding.is<VarBinding>()) return nullptr;
   if (auto item = value.as_ptr<TupleGetItem>()) {
     auto t = item->tuple.as_ptr<Var>();
     auto it = t ? tuples_.find(root(t)) : tuples_.end();
@@ -104,7 +104,8 @@ class KillChecker {
       dead.emplace(roots_.root(target), b);
       return;
     }
-    if (roots_.alias_of(b)) return;  // an alias of a dead value is dead too, not a use
+    // An alias of a dead value is dead too, not a use; a match_cast checks the value: a use.
+    if (b.is<VarBinding>() && roots_.alias_of(b)) return;
     check_expr(b->value, b->span, dead);
   }
 

@@ -1,9 +1,10 @@
 // What a kill means, for every pass and for VM codegen (one home): `R.memory.kill_tensor(x)`,
 // `R.memory.kill_storage(x)` and `R.vm.kill_object(x)` end the life of x's value, so that x and
 // every alias of x are dead after the kill. An alias is a variable bound to the same value: `y =
-// x`, `y = t[i]` where t is bound to a tuple literal whose field i is x, and `y = op(x)` for the
-// identity ops LowerRuntimeBuiltin turns into their argument (hint_on_device, checkpoints, ...).
-// A dead variable may still be aliased (the alias is dead too) or killed again, never used.
+// x`, `y = R.match_cast(x, ...)`, `y = t[i]` where t is bound to a tuple literal whose field i is
+// x, and `y = op(x)` for the identity ops LowerRuntimeBuiltin turns into their argument
+// (hint_on_device, checkpoints, ...). A dead variable may still be aliased (the alias is dead
+// too; a match_cast, which checks the value, is a use) or killed again, never used.
 #pragma once
 
 #include <string>

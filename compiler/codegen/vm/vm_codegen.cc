@@ -80,8 +80,13 @@ class FunctionCodegen {
 
   void emit_binding(const Ref<ir::Binding>& binding) {
     if (auto mc = binding.as<ir::MatchCast>()) {
-      // Checked by the calls VMShapeLower put before it: a copy here.
+      // Checked by the calls VMShapeLower put before it. The same value: of a variable, its
+      // register (an alias, kills.h), else a register of its own.
       Arg value = emit_expr(mc->value);
+      if (mc->value.is<ir::Var>()) {
+        regs_[mc->var.get()] = value;
+        return;
+      }
       int64_t r = b_.new_register();
       b_.emit_call("vm.builtin.copy", {value}, r);
       regs_[mc->var.get()] = Arg::reg(r);

@@ -309,3 +309,33 @@ def main(x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
   std::string lowered = lower(text);
   CHECK(values(run_text(lowered, {vec({1, 2, 3, 4})})) == std::vector<float>{3, 6, 9, 12});
 }
+
+TEST_CASE("kills: a match_cast is an alias, and checking a dead value is a use") {
+  const char* text = R"(from tvm.script import relax as R
+
+@R.function
+def main(x: R.Tensor(("n",), "float32")) -> R.Tensor(("n",), "float32"):
+    n = T.int64()
+    a = R.add(x, x)
+    b: R.Tensor((n,), "float32") = R.match_cast(a, R.Tensor((n,), "float32"))
+    d = R.add(b, x)
+    return d
+)";
+  CHECK(values(run_text(text, {vec({1, 2, 3})})) == std::vector<float>{3, 6, 9});
+  std::string lowered = lower(text);
+  CHECK(values(run_text(lowered, {vec({1, 2, 3})})) == std::vector<float>{3, 6, 9});
+  const char* dead = R"(from tvm.script import relax as R
+
+@R.function(pure=False)
+def main(x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
+    a = R.add(x, x)
+    R.memory.kill_tensor(a)
+    b: R.Tensor((4,), "float32") = R.match_cast(a, R.Tensor((4,), "float32"))
+    return x
+)";
+  ir::DiagnosticBag diags;
+  check_kills(*parse(dead), diags);
+  REQUIRE(diags.error_count() == 1);
+  CHECK(diags.items()[0].message ==
+        "function `main`: `a` is used after `R.memory.kill_tensor(a)` killed it");
+}
