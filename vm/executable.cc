@@ -251,7 +251,8 @@ class FunctionChecker {
     std::string text = "register %" + std::to_string(r);
     const std::string* name = nullptr;
     if (r < fn_.num_args) name = &fn_.param_names[static_cast<size_t>(r)];
-    if (static_cast<size_t>(r) < fn_.register_names.size())
+    if (static_cast<size_t>(r) < fn_.register_names.size() &&
+        !fn_.register_names[static_cast<size_t>(r)].empty())
       name = &fn_.register_names[static_cast<size_t>(r)];
     if (name && !name->empty()) text += " (`" + *name + "`)";
     return text;

@@ -226,10 +226,11 @@ TEST_CASE("validation: no register is read after a kill, on any path", "[vm][exe
                    "function `main`, instruction 3: register %1 is read after a vm.builtin.kill "
                    "killed it");
   }
-  {  // a killed parameter
+  {  // a killed parameter (a named register after it does not hide its name)
     ExecutableBuilder b;
     b.declare_function("main", {"x"});
     b.begin_function("main");
+    b.name_register(1, "y");
     b.emit_call("vm.builtin.kill", {}, 0);
     b.emit_call("vm.builtin.copy", {Arg::reg(0)}, 1);
     b.emit_ret(1);
