@@ -4,6 +4,7 @@
 #include "compiler/codegen/llvm/llvm_codegen.h"
 #include "compiler/codegen/vm/vm_codegen.h"
 #include "compiler/pipeline.h"
+#include "compiler/relax/kills.h"
 
 namespace relax::compiler {
 
@@ -59,6 +60,10 @@ BuildResult build(ir::Ref<ir::IRModule> module, const Target& target, PassContex
     for (const auto& d : diags.items()) n += d.severity == ir::Severity::kError;
     return n;
   };
+  // A use of a killed value (an already lowered input) is reported in the input's own names,
+  // before the passes fold aliases.
+  relax_passes::check_kills(*module, diags);
+  if (count_errors() > errors_before) return result;
   ir::Ref<ir::IRModule> lowered =
       run_pass(options.pipeline ? *options.pipeline : default_pipeline(target), module, ctx);
   if (!lowered || count_errors() > errors_before) {

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "analysis/well_formed.h"
+#include "compiler/relax/kills.h"
 #include "compiler/tir/verify.h"
 #include "syntax/printer.h"
 
@@ -61,6 +62,7 @@ ir::Ref<ir::IRModule> run_pass(const Pass& pass, ir::Ref<ir::IRModule> module, P
   if (ctx.verify) {
     ir::DiagnosticBag found;
     analysis::check_well_formed(*result, found);
+    relax_passes::check_kills(*result, found);  // no pass moves a use past a kill
     for (const auto& member : result->functions) {
       if (auto f = ir::as_prim_func(member.func)) {
         tir::VerifyOptions options;

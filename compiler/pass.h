@@ -35,8 +35,8 @@ class PassContext {
   std::vector<std::string> print_before;
   std::vector<std::string> print_after;
   bool time_passes = false;
-  // After every pass, check the module's well-formedness and verify its prim_funcs (on by
-  // default in debug builds).
+  // After every pass, check the module's well-formedness, that no use follows a kill
+  // (compiler/relax/kills.h, E0788) and verify its prim_funcs (on by default in debug builds).
 #ifdef NDEBUG
   bool verify = false;
 #else

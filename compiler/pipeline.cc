@@ -5,6 +5,9 @@
 //   ToNonDataflow -> RemovePurityChecking -> CallTIRRewrite -> StaticPlanBlockMemory
 //   -> LowerAllocTensor -> KillAfterLastUse -> LowerRuntimeBuiltin -> VMShapeLower
 // CanonicalizeBindings and DeadCodeElimination run first at opt level 1 and above.
+// The pipeline may run again on its own output, whole or after any prefix (`relax opt -p
+// default` then `relax build`): each pass's header says what it does on lowered input, and no
+// pass moves a use past a kill (compiler/relax/kills.h).
 #include "compiler/pipeline.h"
 
 #include <unordered_set>

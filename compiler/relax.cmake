@@ -7,6 +7,7 @@ list(APPEND RELAX_COMPILER_SOURCES
   relax/canonicalize_bindings.cc
   relax/static_plan_block_memory.cc
   relax/lower_alloc_tensor.cc
+  relax/kills.cc
   relax/kill_after_last_use.cc
   relax/lower_runtime_builtin.cc
   relax/bind_params.cc

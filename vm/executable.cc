@@ -9,8 +9,9 @@
 //      parameter count;
 //   4. jumps land inside their own function and a function cannot fall off its end (its last
 //      instruction is Ret or Goto);
-//   5. every register read is an argument or written on every path before it (must-define
-//      dataflow over the function's basic blocks);
+//   5. every register read is an argument or written on every path before it, and not killed
+//      (`vm.builtin.kill`) on any path since (must-define dataflow over the function's basic
+//      blocks, where a kill undefines its register);
 //   6. constants are ints, floats, dtypes, strings, shapes or CPU tensors.
 #include "vm/executable.h"
 
@@ -90,6 +91,7 @@ struct RegSet {
       : bits(static_cast<size_t>((n + 63) / 64), all ? ~0ull : 0) {}
   bool has(int64_t r) const { return bits[static_cast<size_t>(r >> 6)] >> (r & 63) & 1; }
   void add(int64_t r) { bits[static_cast<size_t>(r >> 6)] |= 1ull << (r & 63); }
+  void remove(int64_t r) { bits[static_cast<size_t>(r >> 6)] &= ~(1ull << (r & 63)); }
   // this &= o; returns whether it changed.
   bool meet(const RegSet& o) {
     bool changed = false;
@@ -230,6 +232,40 @@ class FunctionChecker {
     }
   }
 
+  // A call of the builtin vm.builtin.kill: it releases (nulls) its destination register.
+  bool is_kill(const int64_t* w) const {
+    if (static_cast<Opcode>(w[0]) != Opcode::kCall) return false;
+    const FunctionInfo& callee = exe_.functions[static_cast<size_t>(w[2])];
+    return callee.kind == FunctionKind::kBuiltin && callee.name == "vm.builtin.kill";
+  }
+  // The registers defined after the instruction at `pc`, given those defined before.
+  void transfer(int64_t pc, RegSet& defined) const {
+    const int64_t* w = exe_.instruction(pc);
+    if (static_cast<Opcode>(w[0]) != Opcode::kCall || is_special_register(w[1])) return;
+    if (is_kill(w))
+      defined.remove(w[1]);
+    else
+      defined.add(w[1]);
+  }
+  std::string register_text(int64_t r) const {
+    std::string text = "register %" + std::to_string(r);
+    const std::string* name = nullptr;
+    if (r < fn_.num_args) name = &fn_.param_names[static_cast<size_t>(r)];
+    if (static_cast<size_t>(r) < fn_.register_names.size() &&
+        !fn_.register_names[static_cast<size_t>(r)].empty())
+      name = &fn_.register_names[static_cast<size_t>(r)];
+    if (name && !name->empty()) text += " (`" + *name + "`)";
+    return text;
+  }
+  // The last kill of `r` before `pc` in its basic block [from, pc), or -1.
+  int64_t kill_before(int64_t from, int64_t pc, int64_t r) const {
+    for (int64_t k = pc - 1; k >= from; --k) {
+      const int64_t* w = exe_.instruction(k);
+      if (static_cast<Opcode>(w[0]) == Opcode::kCall && w[1] == r) return is_kill(w) ? k : -1;
+    }
+    return -1;
+  }
+
   Status check_definitions() const {
     int64_t start = fn_.start_instr, end = fn_.end_instr, n = end - start;
     int64_t nregs = fn_.register_file_size;
@@ -264,10 +300,7 @@ class FunctionChecker {
       work.pop_back();
       queued[b] = 0;
       RegSet cur = in[b];
-      for (int64_t pc = block_start[b]; pc < block_end(b); ++pc) {
-        const int64_t* w = exe_.instruction(pc);
-        if (static_cast<Opcode>(w[0]) == Opcode::kCall && !is_special_register(w[1])) cur.add(w[1]);
-      }
+      for (int64_t pc = block_start[b]; pc < block_end(b); ++pc) transfer(pc, cur);
       successors(block_end(b) - 1, succ);
       for (int64_t s : succ) {
         size_t sb = static_cast<size_t>(block_of[static_cast<size_t>(s - start)]);
@@ -279,6 +312,33 @@ class FunctionChecker {
         }
       }
     }
+    // Whether a path to `pc` (in block `b`) kills `r` after its last write: only to word the
+    // error (a read after a kill, or of a register never written).
+    auto may_be_killed = [&](size_t b, int64_t pc, int64_t r) {
+      std::vector<char> seen(nblocks, 0);
+      std::vector<std::pair<size_t, int64_t>> todo{{b, pc}};  // (block, search below this pc)
+      while (!todo.empty()) {
+        auto [blk, below] = todo.back();
+        todo.pop_back();
+        bool written = false;
+        for (int64_t k = below - 1; k >= block_start[blk] && !written; --k) {
+          const int64_t* w = exe_.instruction(k);
+          if (static_cast<Opcode>(w[0]) != Opcode::kCall || w[1] != r) continue;
+          if (is_kill(w)) return true;
+          written = true;
+        }
+        if (written) continue;
+        std::vector<int64_t> next;
+        for (size_t p = 0; p < nblocks; ++p) {
+          if (seen[p] || !reached[p]) continue;
+          successors(block_end(p) - 1, next);
+          if (std::find(next.begin(), next.end(), block_start[blk]) == next.end()) continue;
+          seen[p] = 1;
+          todo.emplace_back(p, block_end(p));
+        }
+      }
+      return false;
+    };
     for (size_t b = 0; b < nblocks; ++b) {
       if (!reached[b]) continue;
       RegSet cur = in[b];
@@ -288,10 +348,14 @@ class FunctionChecker {
           if (bad < 0 && !is_special_register(r) && !cur.has(r)) bad = r;
         });
         if (bad >= 0) {
-          return fail(pc, "register %" + std::to_string(bad) + " is read before it is written");
+          if (!may_be_killed(b, pc, bad))
+            return fail(pc, register_text(bad) + " is read before it is written");
+          int64_t k = kill_before(block_start[b], pc, bad);
+          return fail(pc, register_text(bad) + " is read after " +
+                              (k >= 0 ? "instruction " + std::to_string(k) : "a vm.builtin.kill") +
+                              " killed it");
         }
-        const int64_t* w = exe_.instruction(pc);
-        if (static_cast<Opcode>(w[0]) == Opcode::kCall && !is_special_register(w[1])) cur.add(w[1]);
+        transfer(pc, cur);
       }
     }
     return {};
@@ -429,6 +493,13 @@ int64_t ExecutableBuilder::new_register() {
     return 0;
   }
   return ++max_register_;
+}
+
+void ExecutableBuilder::name_register(int64_t r, const std::string& name) {
+  if (current_ < 0 || r < 0 || is_special_register(r)) return;
+  auto& names = exe_->functions[static_cast<size_t>(current_)].register_names;
+  if (names.size() <= static_cast<size_t>(r)) names.resize(static_cast<size_t>(r) + 1);
+  if (names[static_cast<size_t>(r)].empty()) names[static_cast<size_t>(r)] = name;
 }
 
 void ExecutableBuilder::set_shape_slot_names(std::vector<std::string> names) {

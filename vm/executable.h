@@ -38,6 +38,8 @@ struct FunctionInfo {
   int32_t num_args = 0;
   int32_t register_file_size = 0;
   std::vector<std::string> param_names;
+  // The variable each register holds, where codegen named it (validation messages); not saved.
+  std::vector<std::string> register_names;
   // What each slot of the function's shape heap holds ("n", "k + 1"), for error messages.
   std::vector<std::string> shape_slot_names;
 };
@@ -107,6 +109,8 @@ class ExecutableBuilder {
   void begin_function(const std::string& name);
   // A fresh register in the current function (after the arguments and any used so far).
   int64_t new_register();
+  // Names register `r` of the current function after the variable it holds (messages only).
+  void name_register(int64_t r, const std::string& name);
   // The shape heap's slot names of the current function (error messages).
   void set_shape_slot_names(std::vector<std::string> names);
   // Each returns the index of the emitted instruction.

@@ -1,7 +1,8 @@
 // LegalizeOps: the pass and the per-call driver (see legalize.h). It rewrites op calls bound in
 // Relax functions (every block, if branches and nested functions) into call_tir of the PrimFuncs
 // the op families build; it leaves alone calls of module functions, of call_tir and other
-// structural ops, calls with unknown shapes, and ops without a legalization.
+// structural ops, calls with unknown shapes, and ops without a legalization (so a lowered module:
+// vm.*, memory.* and builtin.* calls, kills, packed calls, passes through unchanged).
 #include <unordered_set>
 
 #include "analysis/arith/substitute.h"

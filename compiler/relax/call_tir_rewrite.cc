@@ -10,7 +10,7 @@
 // R.call_tir_inplace allocates only the outputs whose inplace_indices entry is -1; the others are
 // the inputs they name, written in place, and y binds to them. Leaves alone: every other binding,
 // outputs whose shape is not known as a list of dims (reported, E0770), prim_funcs and extern
-// functions.
+// functions; a lowered module has no call_tir left and passes through unchanged.
 #include "compiler/relax/pass_util.h"
 #include "compiler/relax/passes.h"
 #include "ir/visitor.h"

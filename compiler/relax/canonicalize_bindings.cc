@@ -2,7 +2,10 @@
 // is dropped and later uses of y read x; `z = t[i]` where t is bound to a tuple literal reads
 // that field directly. Leaves alone: a binding that turns a DataflowVar into the block's output
 // Var (the output must stay a Var), a binding whose variable has other struct info than its
-// value, match_cast bindings, every other value.
+// value, match_cast bindings, every other value. Kills: y and x are one value (kills.h), so a
+// kill of y becomes a kill of x and no use moves past a kill; a module where a name is used
+// after a kill of its alias is already invalid (E0788, checked before the pipeline). On a
+// lowered module this folds the `z = alloc` bindings CallTIRRewrite left.
 #include <unordered_map>
 
 #include "compiler/relax/pass_util.h"

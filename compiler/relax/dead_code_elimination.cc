@@ -3,7 +3,9 @@
 // pure op), repeating until nothing changes, and removes private Relax functions that no public
 // function reaches. Leaves alone: match_cast bindings (they are run-time checks), calls of
 // module functions, extern functions and impure ops (which may have effects), the function's
-// result, public functions, prim_funcs that something calls.
+// result, public functions, prim_funcs that something calls. On a lowered module: kills, packed
+// calls and kernel calls (destination-passing) are effects and stay, and a kill is a use, so the
+// allocation it kills stays with it.
 #include <unordered_set>
 
 #include "analysis/ops/op_registry.h"

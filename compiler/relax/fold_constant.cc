@@ -6,8 +6,10 @@
 // Arguments are seen through variables bound to constants. Not folded: creation ops without a
 // constant input (`R.zeros((4096, 4096))` would only grow the binary), results with more than
 // `relax.FoldConstant.max_elements` elements (config; default 2^22), dtypes the interpreter does
-// not evaluate (float16, bfloat16: kept as computations), calls with symbolic tir_vars. Bindings
-// left unused are removed by DeadCodeElimination, which the pipeline runs next.
+// not evaluate (float16, bfloat16: kept as computations), calls with symbolic tir_vars, and in
+// a lowered module direct kernel calls (destination-passing), vm.*, memory.* and packed calls
+// (no legalization), so allocations, what writes them and kills stay. Bindings left unused are
+// removed by DeadCodeElimination, which the pipeline runs next.
 #include <unordered_map>
 
 #include "compiler/legalize/legalize.h"

@@ -8,7 +8,8 @@
 // A recursive local function (how loops are written in Relax) calls the lifted module function
 // directly, passing its captured values along. Functions nested deeper are lifted too. Leaves
 // alone: module-level functions that contain no local function, prim_funcs, extern functions; a
-// local function that uses its own name other than to call itself is reported (E0774).
+// local function that uses its own name other than to call itself is reported (E0774). A lowered
+// module has no local functions left (its make_closure calls stay) and passes through unchanged.
 #include <algorithm>
 #include <unordered_map>
 #include <unordered_set>

@@ -5,7 +5,8 @@
 //   storage = R.memory.alloc_storage(R.shape([nbytes]), dev, scope, dtype)
 //   x = R.memory.alloc_tensor(storage, R.prim_value(0), shape, dtype)
 // where nbytes is the product of the dims times the element size (a symbolic expression when
-// the shape is symbolic). Leaves alone: allocations already placed by StaticPlanBlockMemory,
+// the shape is symbolic). Leaves alone: allocations already placed by StaticPlanBlockMemory or
+// lowered before (memory.alloc_tensor, vm.alloc_tensor: running it again changes nothing),
 // every other binding. An allocation whose shape is not a literal shape is reported (E0771).
 #include "compiler/relax/pass_util.h"
 #include "compiler/relax/passes.h"

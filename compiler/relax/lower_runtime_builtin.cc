@@ -12,7 +12,9 @@
 //   R.null_value()           stays (VM codegen reads it as the null register)
 // A builtin.alloc_tensor that is still present is an internal error of the pipeline (E0772).
 // Leaves alone: every other call (ops that LegalizeOps did not lower are reported by VM
-// codegen), bindings that are not calls.
+// codegen), bindings that are not calls, and so an already lowered module (vm.* calls, packed
+// calls of builtins) passes through unchanged.
+#include "compiler/relax/kills.h"
 #include "compiler/relax/pass_util.h"
 #include "compiler/relax/passes.h"
 #include "ir/visitor.h"
@@ -58,11 +60,9 @@ class Lower : public ExprMutator {
     if (op == "relax.assert_op") return packed("vm.builtin.assert");
     // Markers for other passes (gradient checkpoints, parameter lifting) and device hints on a
     // single-device (host) build: the value itself.
-    if ((op == "relax.grad.start_checkpoint" || op == "relax.grad.end_checkpoint" ||
-         op == "relax.builtin.stop_lift_params" || op == "relax.hint_on_device" ||
-         op == "relax.to_vdevice" || op == "relax.memory.ensure_zero_offset") &&
-        !a.empty())
-      return a[0];
+    // They are aliases of their argument (kills.h): KillAfterLastUse, before this pass, already
+    // treated `y = R.hint_on_device(x)` as `y = x`.
+    if (is_identity_op(op) && !a.empty()) return a[0];
     if (op == "relax.builtin.alloc_tensor") {
       diags_.error("E0772", call->span,
                    "LowerRuntimeBuiltin: builtin.alloc_tensor is still present (LowerAllocTensor "

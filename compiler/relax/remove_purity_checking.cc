@@ -2,8 +2,8 @@
 // functions declared pure, so every pure Relax function is marked `"relax.force_pure": True`
 // (the well-formedness check then accepts them), and the pure call forms become their plain
 // forms: R.call_pure_packed("f", args..., sinfo_args=s) -> a call of R.ExternFunc("f"),
-// R.invoke_pure_closure -> R.invoke_closure. Leaves alone: impure functions (pure=False), every
-// other call, prim_funcs.
+// R.invoke_pure_closure -> R.invoke_closure. Leaves alone: impure functions (pure=False),
+// functions already marked force_pure (a lowered module), every other call, prim_funcs.
 #include "compiler/relax/pass_util.h"
 #include "compiler/relax/passes.h"
 #include "ir/visitor.h"

@@ -16,8 +16,10 @@
 // Blocks are planned independently, so storage allocated inside an if branch is used only there
 // and a tensor live across a branch is never planned.
 // Leaves alone (for LowerAllocTensor): tensors the function returns, tensors used in another
-// block, inside an if, a nested function, a tuple, or by any call other than a prim_func call;
-// every other binding.
+// block, inside an if, a nested function, a tuple, or by any call other than a prim_func call
+// (a kill included: a tensor that is already killed keeps its own allocation); every other
+// binding. Only `R.builtin.alloc_tensor` is planned, so on an input planned or lowered before
+// (memory.alloc_storage / memory.alloc_tensor, vm.alloc_*) those allocations stay as they are.
 #include <algorithm>
 #include <unordered_map>
 #include <unordered_set>

@@ -1,7 +1,8 @@
 // ToNonDataflow: every dataflow block (`with R.dataflow():`) becomes an ordinary binding block
 // and every DataflowVar an ordinary Var of the same name and struct info, so that later passes
 // and VM codegen see one kind of block. Leaves alone: the bindings themselves, their order,
-// blocks that are already ordinary, prim_funcs and extern functions.
+// blocks that are already ordinary (a lowered module has only those), prim_funcs and extern
+// functions.
 #include "compiler/relax/pass_util.h"
 #include "compiler/relax/passes.h"
 #include "ir/visitor.h"

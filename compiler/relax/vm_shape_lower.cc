@@ -17,7 +17,8 @@
 // codegen treats them as copies. The slots' expressions are recorded in the function attribute
 // `relax.vm_shape_heap` (for error messages and the disassembly); VM codegen requires it.
 // Facts learnt inside an if branch are forgotten after it. Nested functions must have been
-// lifted (LambdaLift).
+// lifted (LambdaLift). Leaves alone: functions that already have `relax.vm_shape_heap` (lowered
+// before: their checks and shape computations are explicit already), prim_funcs.
 #include <map>
 #include <set>
 

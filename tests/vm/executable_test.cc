@@ -197,6 +197,64 @@ TEST_CASE("validation: registers are written before they are read on every path"
   }
 }
 
+TEST_CASE("validation: no register is read after a kill, on any path", "[vm][exe]") {
+  {  // straight line: the message names the kill and the variable the compiler named
+    ExecutableBuilder b;
+    b.declare_function("main", {"x"});
+    b.begin_function("main");
+    int64_t r = b.new_register();
+    b.emit_call("vm.builtin.copy", {Arg::reg(0)}, r);
+    b.name_register(r, "alloc");
+    b.emit_call("vm.builtin.kill", {}, r);
+    b.emit_ret(r);
+    b.end_function();
+    expect_invalid(b,
+                   "function `main`, instruction 2: register %1 (`alloc`) is read after "
+                   "instruction 1 killed it");
+  }
+  {  // killed on one branch, read after the join
+    ExecutableBuilder b;
+    b.declare_function("main", {"c"});
+    b.begin_function("main");
+    b.emit_call("vm.builtin.copy", {Arg::reg(0)}, 1);
+    int64_t branch = b.emit_if(0);
+    b.emit_call("vm.builtin.kill", {}, 1);
+    b.patch_target(branch, b.next_instr());
+    b.emit_ret(1);
+    b.end_function();
+    expect_invalid(b,
+                   "function `main`, instruction 3: register %1 is read after a vm.builtin.kill "
+                   "killed it");
+  }
+  {  // a killed parameter (a named register after it does not hide its name)
+    ExecutableBuilder b;
+    b.declare_function("main", {"x"});
+    b.begin_function("main");
+    b.name_register(1, "y");
+    b.emit_call("vm.builtin.kill", {}, 0);
+    b.emit_call("vm.builtin.copy", {Arg::reg(0)}, 1);
+    b.emit_ret(1);
+    b.end_function();
+    expect_invalid(b,
+                   "function `main`, instruction 1: register %0 (`x`) is read after "
+                   "instruction 0 killed it");
+  }
+  {  // written again after the kill, killed twice, or killed and never read: fine
+    ExecutableBuilder b;
+    b.declare_function("main", {"x"});
+    b.begin_function("main");
+    b.emit_call("vm.builtin.copy", {Arg::reg(0)}, 1);
+    b.emit_call("vm.builtin.kill", {}, 1);
+    b.emit_call("vm.builtin.kill", {}, 1);
+    b.emit_call("vm.builtin.copy", {Arg::reg(0)}, 1);
+    b.emit_call("vm.builtin.copy", {Arg::reg(1)}, 2);
+    b.emit_call("vm.builtin.kill", {}, 2);
+    b.emit_ret(1);
+    b.end_function();
+    CHECK(b.finish().ok());
+  }
+}
+
 TEST_CASE("validation: jumps, fall-through, arity, and builder misuse", "[vm][exe]") {
   {
     ExecutableBuilder b;

@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "compiler/relax/kills.h"
 #include "ir/visitor.h"
 #include "syntax/printer.h"
 #include "vm/builtins.h"
@@ -79,19 +80,24 @@ class FunctionCodegen {
 
   void emit_binding(const Ref<ir::Binding>& binding) {
     if (auto mc = binding.as<ir::MatchCast>()) {
-      // Checked by the calls VMShapeLower put before it: a copy here.
+      // Checked by the calls VMShapeLower put before it. The same value: of a variable, its
+      // register (an alias, kills.h), else a register of its own.
       Arg value = emit_expr(mc->value);
+      if (mc->value.is<ir::Var>()) {
+        regs_[mc->var.get()] = value;
+        return;
+      }
       int64_t r = b_.new_register();
       b_.emit_call("vm.builtin.copy", {value}, r);
       regs_[mc->var.get()] = Arg::reg(r);
+      b_.name_register(r, mc->var->name);
       return;
     }
     const auto& value = binding->value;
     if (auto v = value.as<ir::Var>()) {
-      // A copy in a register of its own, so that killing one name never kills the other.
-      int64_t r = b_.new_register();
-      b_.emit_call("vm.builtin.copy", {lookup(v)}, r);
-      regs_[binding->var.get()] = Arg::reg(r);
+      // One value, one register: a kill of either name kills both (kills.h), and binding an
+      // alias reads nothing (an alias of a killed value may be bound, not used).
+      regs_[binding->var.get()] = lookup(v);
       return;
     }
     if (auto call = value.as<ir::Call>(); call && call->op_name() == "relax.vm.kill_object") {
@@ -106,7 +112,9 @@ class FunctionCodegen {
       regs_[binding->var.get()] = Arg::void_reg();
       return;
     }
-    regs_[binding->var.get()] = emit_expr(value);
+    Arg a = emit_expr(value);
+    regs_[binding->var.get()] = a;
+    if (a.kind == vm::ArgKind::kRegister) b_.name_register(a.value, binding->var->name);
   }
 
   Arg lookup(const Ref<ir::Var>& v) {
@@ -323,7 +331,9 @@ bool generate(const ir::IRModule& module, vm::ExecutableBuilder& builder,
       builder.declare_function(m.gvar->name, std::move(names));
     }
   }
-  bool ok = true;
+  size_t errors = diags.error_count();
+  relax_passes::check_kills(module, diags);
+  bool ok = diags.error_count() == errors;
   for (const auto& m : module.functions) {
     auto f = ir::as_relax_function(m.func);
     if (!f) continue;

@@ -6,9 +6,14 @@
 // (recursion included), calls of a closure value invoke_closure; `if` becomes read_if_cond, If
 // and Goto with a merge register. Run-time checks and symbolic shapes were made explicit builtin
 // calls by VMShapeLower (compiler/relax/vm_shape_lower.cc), which must have run: its
-// `relax.vm_shape_heap` attribute names the shape heap's slots for messages; match_casts are
-// copies here, and `R.call_builtin_with_ctx` passes the context register first.
-// Closures made by LambdaLift become make_closure / invoke_closure builtin calls.
+// `relax.vm_shape_heap` attribute names the shape heap's slots for messages; a match_cast is
+// its value here (checked before), and `R.call_builtin_with_ctx` passes the context register
+// first. Closures made by LambdaLift become make_closure / invoke_closure builtin calls.
+// `y = x` and `y = R.match_cast(x, ...)` share x's register and `R.vm.kill_object(x)` kills
+// that register, so a value is dead after a kill of any of its names (compiler/relax/kills.h).
+// A use of a killed value is reported before any code is emitted (E0788), and the executable's
+// validation rejects a read of a killed register (E0786 names the function, register and
+// variable).
 // Not supported (reported, E0780-E0787): ops LegalizeOps has not lowered, nested functions
 // (LambdaLift must run first), call_tir_inplace, symbolic values left by a missing
 // VMShapeLower, values of unknown kind.

@@ -1,6 +1,7 @@
 // The examples/ models built by the default CPU pipeline (LegalizeOps, the default schedule, the
 // Relax passes, LLVM code generation) and run on the VM, against direct C++ computations in
-// double precision (rtol 1e-4), with random inputs from a fixed seed.
+// double precision (rtol 1e-4), with random inputs from a fixed seed. The modules and inputs
+// are the run cases of run_cases.cc.
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
@@ -16,6 +17,8 @@
 #include "compiler/build.h"
 #include "compiler/relax/bind_params.h"
 #include "syntax/frontend.h"
+#include "tests/compiler/e2e/run_cases.h"
+#include "tests/compiler/vm_test_util.h"
 #include "tests/support/test_util.h"
 #include "vm/runtime.h"
 
@@ -24,41 +27,34 @@ using namespace relax::compiler;
 
 namespace {
 
-vm::Module build_example(const std::string& file) {
+using test::e2e::case_named;
+using test::e2e::random_tensor;
+
+vm::Module build_text(const std::string& text, const std::string& name) {
   ir::DiagnosticBag diags;
-  auto path = test::source_dir() / "examples" / file;
-  auto parsed = syntax::parse_text(test::read_file(path), path.string(), diags);
+  auto parsed = syntax::parse_text(text, name + ".relax", diags);
   REQUIRE(parsed.module);
   analysis::normalize_module(*parsed.module, diags);
   REQUIRE_FALSE(diags.has_errors());
-  PassContext ctx;
-  auto result = build(parsed.module, Target::host(), ctx);
-  std::string errors;
-  for (const auto& d : ctx.diagnostics().items())
-    if (d.severity == ir::Severity::kError) errors += d.code + ": " + d.message + "\n";
-  INFO(errors);
-  REQUIRE(result.ok());
-  auto m = vm::Module::from_parts(result.executable, result.kernels);
-  INFO((m ? "" : m.error().message));
-  REQUIRE(m);
-  return std::move(*m);
+  return test::build_module(parsed.module);
 }
 
+vm::Module build_case(const std::string& name) {
+  return build_text(case_named(name).text, name);
+}
+
+// A float32 tensor's shape and data, for the references.
 struct Array {
   std::vector<int64_t> shape;
   std::vector<float> data;
+  explicit Array(const vm::Value& v) : shape(test::shape_of(v)), data(test::data_of<float>(v)) {}
   vm::Value value() const {
     return vm::Value(vm::tensor_from_bytes(shape, vm::kFloat32, data.data()));
   }
 };
 
 Array random_array(std::vector<int64_t> shape, std::mt19937& rng) {
-  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-  int64_t n = 1;
-  for (int64_t d : shape) n *= d;
-  Array a{std::move(shape), std::vector<float>(static_cast<size_t>(n))};
-  for (float& v : a.data) v = dist(rng);
-  return a;
+  return Array(random_tensor(shape, rng));
 }
 
 void check_close(const vm::Value& got, const std::vector<int64_t>& shape,
@@ -123,19 +119,20 @@ std::vector<double> simple_cnn_reference(const Array& x, const Array& w, const A
 }
 
 TEST_CASE("e2e: the SimpleCNN example computes what a direct C++ model does") {
-  vm::Module m = build_example("simple_cnn.relax");
-  std::mt19937 rng(7);
-  Array x = random_array({1, 3, 32, 32}, rng), w = random_array({16, 3, 3, 3}, rng),
-        b = random_array({16}, rng), fw = random_array({10, 16}, rng), fb = random_array({10}, rng);
-  auto r = m.invoke("main", {x.value(), w.value(), b.value(), fw.value(), fb.value()});
-  INFO((r ? "" : r.error().message));
-  REQUIRE(r);
-  check_close(*r, {1, 10}, simple_cnn_reference(x, w, b, fw, fb));
+  vm::Module m = build_case("simple_cnn");
+  for (const auto& call : case_named("simple_cnn").calls()) {
+    const auto& a = call.args;
+    vm::Value r = test::call_main(m, a);
+    check_close(
+        r, {1, 10},
+        simple_cnn_reference(Array(a[0]), Array(a[1]), Array(a[2]), Array(a[3]), Array(a[4])));
+  }
 }
 
 TEST_CASE("e2e: the SimpleCNN with its weights bound from a .safetensors file") {
   // The seed's section 5.3: weights become constants of the module (BindParams), the transpose
   // of fc_weight is computed at compile time (FoldConstant), the input is the only argument.
+  // Not a run case (run_cases.cc): the module is made by BindParams, not read from text.
   std::mt19937 rng(11);
   Array x = random_array({1, 3, 32, 32}, rng), w = random_array({16, 3, 3, 3}, rng),
         b = random_array({16}, rng), fw = random_array({10, 16}, rng), fb = random_array({10}, rng);
@@ -177,96 +174,53 @@ TEST_CASE("e2e: the SimpleCNN with its weights bound from a .safetensors file") 
 }
 
 TEST_CASE("e2e: the MLP example runs for several batch sizes (symbolic shapes)") {
-  vm::Module m = build_example("mlp.relax");
-  std::mt19937 rng(11);
-  Array w1 = random_array({784, 512}, rng), b1 = random_array({512}, rng),
-        w2 = random_array({512, 512}, rng), b2 = random_array({512}, rng),
-        w3 = random_array({512, 10}, rng), b3 = random_array({10}, rng);
-  for (int64_t batch : {1, 3, 8}) {
-    Array x = random_array({batch, 784}, rng);
-    auto r = m.invoke("main", {x.value(), w1.value(), b1.value(), w2.value(), b2.value(),
-                               w3.value(), b3.value()});
+  vm::Module m = build_case("mlp");
+  auto calls = case_named("mlp").calls();
+  REQUIRE(calls.size() == 4);
+  for (size_t i = 0; i < 3; ++i) {
+    const auto& a = calls[i].args;
+    Array x(a[0]);
+    int64_t batch = x.shape[0];
+    auto r = m.invoke("main", a);
     INFO("batch " << batch << ": " << (r ? "" : r.error().message));
     REQUIRE(r);
     std::vector<double> xs(x.data.begin(), x.data.end());
-    auto h1 = dense(xs, batch, 784, w1, b1, true);
-    auto h2 = dense(h1, batch, 512, w2, b2, true);
-    check_close(*r, {batch, 10}, dense(h2, batch, 512, w3, b3, false));
+    auto h1 = dense(xs, batch, 784, Array(a[1]), Array(a[2]), true);
+    auto h2 = dense(h1, batch, 512, Array(a[3]), Array(a[4]), true);
+    check_close(*r, {batch, 10}, dense(h2, batch, 512, Array(a[5]), Array(a[6]), false));
   }
-  // A wrong input shape is a clear run-time error, not a crash.
-  Array bad = random_array({2, 783}, rng);
-  auto r = m.invoke("main", {bad.value(), w1.value(), b1.value(), w2.value(), b2.value(),
-                             w3.value(), b3.value()});
+  // A wrong input shape (2, 783) is a clear run-time error, not a crash.
+  auto r = m.invoke("main", calls[3].args);
   REQUIRE_FALSE(r);
   CHECK(r.error().message.find("783") != std::string::npos);
 }
 
 TEST_CASE("e2e: matmul with the default schedule matches a C++ loop") {
-  // The 1024^3 example's kernel shape at a size a test can afford, through the same pipeline.
-  ir::DiagnosticBag diags;
-  std::string text = test::read_file(test::source_dir() / "examples" / "matmul.relax");
-  for (std::string::size_type at; (at = text.find("1024")) != std::string::npos;)
-    text.replace(at, 4, "96");
-  auto parsed = syntax::parse_text(text, "matmul96.relax", diags);
-  analysis::normalize_module(*parsed.module, diags);
-  REQUIRE_FALSE(diags.has_errors());
-  PassContext ctx;
-  auto result = build(parsed.module, Target::host(), ctx);
-  REQUIRE(result.ok());
-  auto m = vm::Module::from_parts(result.executable, result.kernels);
-  REQUIRE(m);
-  std::mt19937 rng(5);
-  Array a = random_array({96, 96}, rng), b = random_array({96, 96}, rng);
-  auto r = m->invoke("main", {a.value(), b.value()});
-  REQUIRE(r);
-  std::vector<double> want(96 * 96);
-  for (int i = 0; i < 96; ++i)
-    for (int j = 0; j < 96; ++j) {
-      double s = 0;
-      for (int k = 0; k < 96; ++k)
-        s += static_cast<double>(a.data[static_cast<size_t>(i * 96 + k)]) *
-             b.data[static_cast<size_t>(k * 96 + j)];
-      want[static_cast<size_t>(i * 96 + j)] = s;
-    }
-  check_close(*r, {96, 96}, want);
+  vm::Module m = build_case("matmul96");
+  for (const auto& call : case_named("matmul96").calls()) {
+    Array a(call.args[0]), b(call.args[1]);
+    vm::Value r = test::call_main(m, call.args);
+    std::vector<double> want(96 * 96);
+    for (int i = 0; i < 96; ++i)
+      for (int j = 0; j < 96; ++j) {
+        double s = 0;
+        for (int k = 0; k < 96; ++k)
+          s += static_cast<double>(a.data[static_cast<size_t>(i * 96 + k)]) *
+               b.data[static_cast<size_t>(k * 96 + j)];
+        want[static_cast<size_t>(i * 96 + j)] = s;
+      }
+    check_close(r, {96, 96}, want);
+  }
 }
 
 TEST_CASE("e2e: scatters (duplicate indices) and layout_transform through the CPU pipeline") {
-  // The scatters' serial update loops and layout_transform's two forms (a spatial compute for a
-  // split, serial stores for a fusion) compiled by LLVM and run on the VM.
-  const char* src = R"(
-@I.ir_module
-class Module:
-    @R.function
-    def main(x: R.Tensor((3, 8), "float32"), i: R.Tensor((3, 4), "int64"), u: R.Tensor((3, 4), "float32")):
-        a = R.scatter_elements(x, i, u, axis=1, reduction="add")
-        b = R.scatter_elements(a, i, u, axis=1)
-        c = R.layout_transform(b, index_map=T.index_map(lambda r, k: (k // 3, r, k % 3)), pad_value=-1.0)
-        d = R.layout_transform(c, index_map=T.index_map(lambda p, q, s: (p * 9 + q * 3 + s,)))
-        return d
-)";
-  ir::DiagnosticBag diags;
-  auto parsed = syntax::parse_text(src, "scatter.relax", diags);
-  REQUIRE(parsed.module);
-  analysis::normalize_module(*parsed.module, diags);
-  REQUIRE_FALSE(diags.has_errors());
-  PassContext ctx;
-  auto result = build(parsed.module, Target::host(), ctx);
-  std::string errors;
-  for (const auto& d : ctx.diagnostics().items())
-    if (d.severity == ir::Severity::kError) errors += d.code + ": " + d.message + "\n";
-  INFO(errors);
-  REQUIRE(result.ok());
-  auto m = vm::Module::from_parts(result.executable, result.kernels);
-  REQUIRE(m);
-  std::mt19937 rng(11);
-  Array x = random_array({3, 8}, rng), u = random_array({3, 4}, rng);
-  std::vector<int64_t> idx = {1, 1, 7, 1, 0, -1, 0, 3, 5, 5, 5, 2};
-  std::vector<int64_t> ishape = {3, 4};
-  vm::Value iv(vm::tensor_from_bytes(ishape, vm::kInt64, idx.data()));
-  auto r = m->invoke("main", {x.value(), iv, u.value()});
-  INFO((r ? "" : r.error().message));
-  REQUIRE(r);
+  vm::Module m = build_case("scatter_layout");
+  auto calls = case_named("scatter_layout").calls();
+  REQUIRE(calls.size() == 1);
+  const auto& args = calls[0].args;
+  vm::Value r = test::call_main(m, args);
+  Array x(args[0]), u(args[2]);
+  std::vector<int64_t> idx = test::data_of<int64_t>(args[1]);
   std::vector<double> b(x.data.begin(), x.data.end());
   for (int pass = 0; pass < 2; ++pass)
     for (int64_t row = 0; row < 3; ++row)
@@ -285,20 +239,19 @@ class Module:
         int64_t k = p * 3 + s;
         want.push_back(k < 8 ? b[static_cast<size_t>(q * 8 + k)] : -1.0);
       }
-  check_close(*r, {27}, want);
+  check_close(r, {27}, want);
 }
 
 TEST_CASE("e2e: a loop written as a recursive local function (examples/while_loop.relax)") {
-  vm::Module m = build_example("while_loop.relax");
-  std::mt19937 rng(5);
-  Array x = random_array({2, 3}, rng);
-  for (int32_t n : {0, 1, 7}) {
-    auto count = vm::tensor_from_bytes(std::vector<int64_t>{}, vm::kInt32, &n);
-    auto r = m.invoke("main", {x.value(), vm::Value(count)});
-    INFO((r ? "" : r.error().message));
-    REQUIRE(r);
+  vm::Module m = build_case("while_loop");
+  auto calls = case_named("while_loop").calls();
+  REQUIRE(calls.size() == 3);
+  for (const auto& call : calls) {
+    Array x(call.args[0]);
+    int32_t n = test::data_of<int32_t>(call.args[1])[0];
+    vm::Value r = test::call_main(m, call.args);
     std::vector<double> want;
     for (float v : x.data) want.push_back(static_cast<double>(v) * n);
-    check_close(*r, {2, 3}, want);
+    check_close(r, {2, 3}, want);
   }
 }

@@ -1,6 +1,7 @@
 // The ops LegalizeOps turns into calls of VM builtins (sort, argsort, topk, unique, nonzero,
 // dynamic_strided_slice, ccl.*) compiled through the default pipeline with TIR ops around them
-// and run on the VM, against independent C++ references (exact values).
+// and run on the VM, against independent C++ references (exact values). The modules and inputs
+// are the run cases of run_cases.cc.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include "analysis/normalize.h"
 #include "compiler/build.h"
 #include "syntax/frontend.h"
+#include "tests/compiler/e2e/run_cases.h"
 #include "tests/compiler/vm_test_util.h"
 #include "vm/runtime.h"
 
@@ -20,9 +22,11 @@ using namespace relax::compiler;
 
 namespace {
 
-vm::Module build_text(const std::string& text) {
+using test::e2e::case_named;
+
+vm::Module build_case(const std::string& name) {
   ir::DiagnosticBag diags;
-  auto parsed = syntax::parse_text(text, "runtime_ops.relax", diags);
+  auto parsed = syntax::parse_text(case_named(name).text, name + ".relax", diags);
   std::string parse_errors;
   for (const auto& d : diags.items()) parse_errors += d.code + ": " + d.message + "\n";
   INFO(parse_errors);
@@ -32,22 +36,19 @@ vm::Module build_text(const std::string& text) {
   return test::build_module(parsed.module);
 }
 
+// The arguments of each call of the case `name`.
+std::vector<std::vector<vm::Value>> case_args(const std::string& name) {
+  std::vector<std::vector<vm::Value>> out;
+  for (auto& call : case_named(name).calls()) out.push_back(std::move(call.args));
+  return out;
+}
+
 using test::data_of;
 using test::field;
 using test::shape_of;
-using test::tensor;
 
 vm::Value run(vm::Module& m, const std::vector<vm::Value>& args) {
   return test::call_main(m, args);
-}
-
-// Random small integers as floats: many ties.
-std::vector<float> random_ties(size_t n, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_int_distribution<int> dist(-3, 3);
-  std::vector<float> v(n);
-  for (float& f : v) f = static_cast<float>(dist(rng));
-  return v;
 }
 
 // Reference: for each line of a (rows, cols) matrix along `axis`, the stable order of its
@@ -82,25 +83,11 @@ std::vector<std::vector<int64_t>> line_orders(const std::vector<float>& x, int64
 }  // namespace
 
 TEST_CASE("e2e runtime ops: sort, argsort and topk between TIR ops, with ties") {
-  vm::Module m = build_text(R"(
-@I.ir_module
-class Module:
-    @R.function
-    def main(x: R.Tensor((4, 9), "float32")):
-        with R.dataflow():
-            y = R.add(x, x)
-            s = R.sort(y, axis=1, descending=True)
-            a = R.argsort(y, axis=0, dtype="int64")
-            t = R.topk(y, k=3, axis=-1, ret_type="both", largest=False, dtype="int32")
-            v = R.multiply(t[0], R.const(0.5, "float32"))
-            gv = (s, a, v, t[1])
-            R.output(gv)
-        return gv
-)");
+  vm::Module m = build_case("sort_argsort_topk");
   const int64_t rows = 4, cols = 9;
-  for (uint32_t seed : {1u, 2u, 3u}) {
-    std::vector<float> x = random_ties(rows * cols, seed);
-    vm::Value r = run(m, {tensor<float>({rows, cols}, x, vm::kFloat32)});
+  for (const auto& args : case_args("sort_argsort_topk")) {
+    std::vector<float> x = data_of<float>(args[0]);
+    vm::Value r = run(m, args);
     std::vector<float> y(x.size());
     for (size_t i = 0; i < x.size(); ++i) y[i] = x[i] + x[i];
     // sort along axis 1, descending.
@@ -135,47 +122,19 @@ class Module:
 }
 
 TEST_CASE("e2e runtime ops: sort of a symbolic shape") {
-  vm::Module m = build_text(R"(
-@I.ir_module
-class Module:
-    @R.function
-    def main(x: R.Tensor(("n",), "int32")):
-        with R.dataflow():
-            s = R.sort(x)
-            t = R.topk(s, k=2, ret_type="values")
-            gv = (s, t)
-            R.output(gv)
-        return gv
-)");
-  std::vector<int32_t> x{5, -2, 9, 0, 5, 1, -8};
-  vm::Value r = run(m, {tensor<int32_t>({7}, x, vm::kInt32)});
+  vm::Module m = build_case("sort_symbolic");
+  vm::Value r = run(m, case_args("sort_symbolic").at(0));  // x = [5, -2, 9, 0, 5, 1, -8]
   CHECK(data_of<int32_t>(field(r, 0)) == std::vector<int32_t>{-8, -2, 0, 1, 5, 5, 9});
   CHECK(data_of<int32_t>(field(r, 1)) == std::vector<int32_t>{9, 5});
 }
 
 TEST_CASE("e2e runtime ops: unique with every flag, sorted and in order of first occurrence") {
-  std::vector<int64_t> x;
-  std::mt19937 rng(11);
-  std::uniform_int_distribution<int64_t> dist(-4, 6);
-  for (int i = 0; i < 40; ++i) x.push_back(dist(rng));
   for (int sorted : {1, 0}) {
-    std::string s = std::to_string(sorted);
-    vm::Module m = build_text(R"(
-@I.ir_module
-class Module:
-    @R.function
-    def main(x: R.Tensor((5, 8), "int64")):
-        with R.dataflow():
-            u = R.unique(x, R.prim_value()" +
-                              s +
-                              R"(), R.prim_value(1), R.prim_value(1), R.prim_value(1))
-            only = R.unique(x, R.prim_value()" +
-                              s + R"(), R.prim_value(0), R.prim_value(0), R.prim_value(0))
-            gv = (u, only)
-            R.output(gv)
-        return gv
-)");
-    vm::Value r = run(m, {tensor<int64_t>({5, 8}, x, vm::kInt64)});
+    std::string name = sorted ? "unique_sorted" : "unique_unsorted";
+    vm::Module m = build_case(name);
+    auto args = case_args(name).at(0);
+    std::vector<int64_t> x = data_of<int64_t>(args[0]);
+    vm::Value r = run(m, args);
     // Reference: a std::map of value -> (first index, count) for the sorted order; the order of
     // first occurrence by scanning x.
     std::map<int64_t, std::pair<int64_t, int64_t>> seen;
@@ -211,19 +170,10 @@ class Module:
 }
 
 TEST_CASE("e2e runtime ops: nonzero gives (ndim, count) int64 coordinates") {
-  vm::Module m = build_text(R"(
-@I.ir_module
-class Module:
-    @R.function
-    def main(x: R.Tensor((3, 4, 5), "float32")):
-        with R.dataflow():
-            y = R.nn.relu(x)
-            gv = R.nonzero(y)
-            R.output(gv)
-        return gv
-)");
-  std::vector<float> x = random_ties(60, 5);
-  vm::Value r = run(m, {tensor<float>({3, 4, 5}, x, vm::kFloat32)});
+  vm::Module m = build_case("nonzero");
+  auto args = case_args("nonzero").at(0);
+  std::vector<float> x = data_of<float>(args[0]);
+  vm::Value r = run(m, args);
   std::vector<std::vector<int64_t>> coords(3);
   for (int64_t i = 0; i < 3; ++i)
     for (int64_t j = 0; j < 4; ++j)
@@ -242,16 +192,7 @@ class Module:
 }
 
 TEST_CASE("e2e runtime ops: dynamic_strided_slice with negative begins and strides") {
-  vm::Module m = build_text(R"(
-@I.ir_module
-class Module:
-    @R.function
-    def main(x: R.Tensor((6, 7), "float32"), b: R.Tensor((2,), "int64"), e: R.Tensor((2,), "int64"), s: R.Tensor((2,), "int64")):
-        gv = R.dynamic_strided_slice(x, b, e, s)
-        return gv
-)");
-  std::vector<float> x(42);
-  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i);
+  vm::Module m = build_case("dynamic_strided_slice");
   // numpy x[b0:e0:s0, b1:e1:s1], computed with the explicit range rules of Python slices.
   auto range = [](int64_t b, int64_t e, int64_t s, int64_t n) {
     std::vector<int64_t> out;
@@ -262,22 +203,19 @@ class Module:
     for (int64_t i = b; s > 0 ? i < e : i > e; i += s) out.push_back(i);
     return out;
   };
-  struct Slice {
-    int64_t b0, e0, s0, b1, e1, s1;
-  };
-  for (const Slice& c :
-       {Slice{0, 6, 1, 0, 7, 1}, Slice{-1, -7, -1, 1, 6, 2}, Slice{5, 0, -2, -2, -100, -3},
-        Slice{-3, 100, 1, 6, -8, -1}, Slice{4, 2, 1, 0, 7, 3}, Slice{-100, 100, 4, -1, 0, -2}}) {
-    vm::Value r = run(
-        m, {tensor<float>({6, 7}, x, vm::kFloat32), tensor<int64_t>({2}, {c.b0, c.b1}, vm::kInt64),
-            tensor<int64_t>({2}, {c.e0, c.e1}, vm::kInt64),
-            tensor<int64_t>({2}, {c.s0, c.s1}, vm::kInt64)});
-    auto rows = range(c.b0, c.e0, c.s0, 6), cols = range(c.b1, c.e1, c.s1, 7);
+  auto calls = case_args("dynamic_strided_slice");
+  REQUIRE(calls.size() == 6);
+  for (const auto& args : calls) {
+    std::vector<float> x = data_of<float>(args[0]);
+    auto b = data_of<int64_t>(args[1]), e = data_of<int64_t>(args[2]),
+         st = data_of<int64_t>(args[3]);
+    vm::Value r = run(m, args);
+    auto rows = range(b[0], e[0], st[0], 6), cols = range(b[1], e[1], st[1], 7);
     std::vector<float> want;
     for (int64_t i : rows)
       for (int64_t j : cols) want.push_back(x[static_cast<size_t>(i * 7 + j)]);
-    INFO("slice " << c.b0 << ":" << c.e0 << ":" << c.s0 << ", " << c.b1 << ":" << c.e1 << ":"
-                  << c.s1);
+    INFO("slice " << b[0] << ":" << e[0] << ":" << st[0] << ", " << b[1] << ":" << e[1] << ":"
+                  << st[1]);
     CHECK(shape_of(r) == std::vector<int64_t>{static_cast<int64_t>(rows.size()),
                                               static_cast<int64_t>(cols.size())});
     CHECK(data_of<float>(r) == want);
@@ -285,56 +223,25 @@ class Module:
 }
 
 TEST_CASE("e2e runtime ops: the ccl collectives on a single worker") {
-  vm::Module m = build_text(R"(
-@I.ir_module
-class Module:
-    @R.function
-    def main(x: R.Tensor((4, 3), "float32")):
-        with R.dataflow():
-            a = R.ccl.allreduce(x, op_type="sum")
-            g = R.ccl.allgather(a, num_workers=1)
-            b = R.ccl.broadcast_from_worker0(g)
-            s = R.ccl.scatter_from_worker0(b, num_workers=1, axis=1)
-            gv = R.add(s, x)
-            R.output(gv)
-        return gv
-)");
-  std::vector<float> x = random_ties(12, 9);
-  vm::Value r = run(m, {tensor<float>({4, 3}, x, vm::kFloat32)});
+  vm::Module m = build_case("ccl");
+  auto args = case_args("ccl").at(0);
+  std::vector<float> x = data_of<float>(args[0]);
+  vm::Value r = run(m, args);
   std::vector<float> want;
   for (float v : x) want.push_back(v + v);
   CHECK(data_of<float>(r) == want);
 
-  vm::Module two = build_text(R"(
-@I.ir_module
-class Module:
-    @R.function
-    def main(x: R.Tensor((4, 2), "float32")):
-        gv = R.ccl.scatter_from_worker0(x, num_workers=2, axis=0)
-        return gv
-)");
-  auto bad = two.invoke("main", {tensor<float>({4, 2}, std::vector<float>(8, 1.0f), vm::kFloat32)});
+  vm::Module two = build_case("ccl_two_workers");
+  auto bad = two.invoke("main", case_args("ccl_two_workers").at(0));
   REQUIRE_FALSE(bad);
   CHECK(bad.error().message.find("ccl.scatter_from_worker0 needs 2 workers, this runtime runs 1") !=
         std::string::npos);
 }
 
 TEST_CASE("e2e runtime ops: unique rows and columns along an axis") {
-  vm::Module m = build_text(R"(
-@I.ir_module
-class Module:
-    @R.function
-    def main(x: R.Tensor((4, 3), "float32")):
-        with R.dataflow():
-            rows = R.unique(x, R.prim_value(1), R.prim_value(0), R.prim_value(1), R.prim_value(1), R.prim_value(0))
-            cols = R.unique(x, R.prim_value(0), R.prim_value(1), R.prim_value(0), R.prim_value(0), R.prim_value(-1))
-            gv = (rows, cols)
-            R.output(gv)
-        return gv
-)");
-  // Rows 0 and 2 are equal; columns 0 and 2 are equal.
-  std::vector<float> x{1, 5, 1, 0, 2, 0, 1, 5, 1, 7, -1, 7};
-  vm::Value r = run(m, {tensor<float>({4, 3}, x, vm::kFloat32)});
+  vm::Module m = build_case("unique_axis");
+  // x = [[1, 5, 1], [0, 2, 0], [1, 5, 1], [7, -1, 7]]: rows 0 and 2 are equal, columns 0 and 2.
+  vm::Value r = run(m, case_args("unique_axis").at(0));
   const vm::Value& rows = field(r, 0);
   CHECK(shape_of(field(rows, 0)) == std::vector<int64_t>{3, 3});
   CHECK(data_of<float>(field(rows, 0)) == std::vector<float>{0, 2, 0, 1, 5, 1, 7, -1, 7});
@@ -349,106 +256,48 @@ class Module:
 
 TEST_CASE("e2e: strided_slice with a symbolic begin, clamped or assumed in bounds") {
   // The slice a worker takes by its rank (TVM's sharding tests): begin `k`, end `k + 3`.
-  vm::Module m = build_text(R"(@I.ir_module
-class Module:
-    @R.function
-    def main(x: R.Tensor((10,), "float32"), p: R.Prim(value="k")) -> R.Tuple(R.Tensor((3,), "float32"), R.Tensor((2,), "float32")):
-        k = T.int64()
-        y = R.strided_slice(x, (R.prim_value(0),), (R.prim_value(k),), (R.prim_value(k + 3),))
-        z: R.Tensor((3,), "float32") = R.match_cast(y, R.Tensor((3,), "float32"))
-        w: R.Tensor((2,), "float32") = R.strided_slice(x, (R.prim_value(0),), (R.prim_value(k * 2),), (R.prim_value(k * 2 + 2),), assume_inbound=True)
-        return (z, w)
-)");
-  std::vector<float> x(10);
-  for (int i = 0; i < 10; ++i) x[static_cast<size_t>(i)] = static_cast<float>(i * i);
-  auto r = run(m, {tensor<float>({10}, x, vm::kFloat32), vm::Value(int64_t{2})});
+  vm::Module m = build_case("strided_slice_symbolic");
+  // x[i] = i * i; k = 2, then k = 3.
+  auto calls = case_args("strided_slice_symbolic");
+  REQUIRE(calls.size() == 2);
+  auto r = run(m, calls[0]);
   CHECK(data_of<float>((*r.as_tuple())[0]) == std::vector<float>{4, 9, 16});
   CHECK(data_of<float>((*r.as_tuple())[1]) == std::vector<float>{16, 25});
-  r = run(m, {tensor<float>({10}, x, vm::kFloat32), vm::Value(int64_t{3})});
+  r = run(m, calls[1]);
   CHECK(data_of<float>((*r.as_tuple())[0]) == std::vector<float>{9, 16, 25});
   CHECK(data_of<float>((*r.as_tuple())[1]) == std::vector<float>{36, 49});
 }
 
 TEST_CASE("e2e: print and assert, memory views, shape_to_tensor and marker ops run on the VM") {
-  vm::Module m = build_text(R"(@I.ir_module
-class Module:
-    @R.function(pure=False)
-    def main(x: R.Tensor((2, 4), "float32"), ok: R.Tensor((), "bool")) -> R.Tuple(R.Tensor((4,), "float32"), R.Tensor((2,), "int64"), R.Tensor((2, 4), "float32")):
-        R.print(x, format="x = {}")
-        R.assert_op(ok, x, format="not ok: {}")
-        v = R.memory.view(x, R.shape([4]), R.dtype("float32"), R.prim_value(16))
-        s = R.shape_to_tensor(R.shape([2, 4]))
-        c = R.grad.start_checkpoint(x)
-        d = R.grad.end_checkpoint(c)
-        return (v, s, d)
-)");
-  std::vector<float> x{0, 1, 2, 3, 4, 5, 6, 7};
-  uint8_t yes = 1, no = 0;  // bool tensors hold one byte per element
-  auto r = run(m, {tensor<float>({2, 4}, x, vm::kFloat32), tensor<uint8_t>({}, {yes}, vm::kBool)});
+  vm::Module m = build_case("print_assert_views");
+  auto calls = case_args("print_assert_views");  // ok = true, then ok = false
+  REQUIRE(calls.size() == 2);
+  std::vector<float> x = data_of<float>(calls[0][0]);
+  REQUIRE(x == std::vector<float>{0, 1, 2, 3, 4, 5, 6, 7});
+  auto r = run(m, calls[0]);
   CHECK(data_of<float>((*r.as_tuple())[0]) == std::vector<float>{4, 5, 6, 7});  // bytes 16..31
   CHECK(data_of<int64_t>((*r.as_tuple())[1]) == std::vector<int64_t>{2, 4});
   CHECK(data_of<float>((*r.as_tuple())[2]) == x);
-  auto failed = m.invoke(
-      "main", {tensor<float>({2, 4}, x, vm::kFloat32), tensor<uint8_t>({}, {no}, vm::kBool)});
+  auto failed = m.invoke("main", calls[1]);
   REQUIRE_FALSE(failed);
   CHECK(failed.error().message.find("main: assertion failed: not ok:") != std::string::npos);
 }
 
 TEST_CASE("e2e: call_tir_inplace writes into its input, call_tir_with_grad runs as call_tir") {
-  vm::Module m = build_text(R"(@I.ir_module
-class Module:
-    @T.prim_func
-    def add_inplace(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32")):
-        for i in range(4):
-            with T.block("add"):
-                vi = T.axis.spatial(4, i)
-                A[vi] = A[vi] + B[vi]
-
-    @T.prim_func
-    def scale(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32"), C: T.Buffer((4,), "float32")):
-        for i in range(4):
-            with T.block("scale"):
-                vi = T.axis.spatial(4, i)
-                C[vi] = A[vi] * B[vi]
-
-    @R.function
-    def main(x: R.Tensor((4,), "float32"), y: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
-        cls = Module
-        z = R.call_tir_inplace(cls.add_inplace, (x, y), inplace_indices=[0], out_sinfo=R.Tensor((4,), "float32"))
-        w = R.call_tir_with_grad(cls.scale, (z, y), out_sinfo=R.Tensor((4,), "float32"), te_grad_name="scale_grad")
-        return w
-)");
-  std::vector<float> x{1, 2, 3, 4}, y{10, 20, 30, 40};
-  auto xv = tensor<float>({4}, x, vm::kFloat32);
-  auto r = run(m, {xv, tensor<float>({4}, y, vm::kFloat32)});
+  vm::Module m = build_case("inplace");
+  auto args = case_args("inplace").at(0);  // x = [1, 2, 3, 4], y = [10, 20, 30, 40]
+  vm::Value xv = args[0];
+  auto r = run(m, args);
   CHECK(data_of<float>(r) == std::vector<float>{110, 440, 990, 1760});  // (x + y) * y
   CHECK(data_of<float>(xv) == std::vector<float>{11, 22, 33, 44});      // x was written in place
 }
 
 TEST_CASE("e2e: float16 math (erf, exp) is computed in float32 and rounded back") {
-  auto module_text = [](const std::string& dtype) {
-    return R"(@I.ir_module
-class Module:
-    @R.function
-    def main(x: R.Tensor((4, 8), ")" +
-           dtype + R"(")):
-        with R.dataflow():
-            z = R.nn.softmax(x, axis=-1)
-            s = R.nn.gelu(z)
-            R.output(s)
-        return s
-)";
-  };
-  vm::Module half = build_text(module_text("float16"));
-  vm::Module single = build_text(module_text("float32"));
-  std::vector<float> x(32);
-  std::vector<uint16_t> xh(32);
-  for (size_t i = 0; i < x.size(); ++i) {
-    xh[i] = vm::float_to_half(static_cast<float>(i % 7) * 0.5f - 1.5f);
-    x[i] = vm::half_to_float(xh[i]);
-  }
-  auto h = run(half, {tensor<uint16_t>({4, 8}, xh, vm::kFloat16)});
-  auto f = run(single, {tensor<float>({4, 8}, x, vm::kFloat32)});
+  vm::Module half = build_case("softmax_gelu_float16");
+  vm::Module single = build_case("softmax_gelu_float32");
+  // The same values: the float32 inputs are the float16 ones widened.
+  auto h = run(half, case_args("softmax_gelu_float16").at(0));
+  auto f = run(single, case_args("softmax_gelu_float32").at(0));
   auto hv = data_of<uint16_t>(h);
   auto fv = data_of<float>(f);
   REQUIRE(hv.size() == fv.size());
