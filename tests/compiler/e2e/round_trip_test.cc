@@ -147,22 +147,6 @@ void check_same(const std::vector<Outcome>& want, const std::vector<Outcome>& go
   }
 }
 
-// Known printer gaps that stop a lowered module from being read back; not about kills. The case
-// is skipped (with a warning) only while its text still shows the gap.
-struct Gap {
-  const char* text;    // what the printed text holds
-  const char* reason;  // why it does not read back
-};
-const std::map<std::string, Gap>& printer_gaps() {
-  static const std::map<std::string, Gap> gaps = {
-      // FoldConstant turns R.zeros((2, 3)) into a constant; the printer writes tensor constants
-      // as metadata references without their data, which cannot be compiled (E0785).
-      {"while_loop", {"metadata[", "tensor constants print as metadata references"}},
-      {"examples/while_loop.relax", {"metadata[", "tensor constants print as metadata references"}},
-  };
-  return gaps;
-}
-
 // The first `k` passes of the default pipeline on `module`, printed.
 std::string lowered_text(const ir::Ref<ir::IRModule>& module, size_t k, const std::string& what) {
   Pass pipeline = default_pipeline(Target::host());
@@ -174,12 +158,13 @@ std::string lowered_text(const ir::Ref<ir::IRModule>& module, size_t k, const st
   INFO(what << ":\n" << errors_of(ctx.diagnostics()));
   REQUIRE(m);
   REQUIRE_FALSE(ctx.diagnostics().has_errors());
-  return syntax::print_module(*m);
+  syntax::PrintOptions options;
+  options.show_meta = true;  // tensor constants (FoldConstant) read back with their data
+  return syntax::print_module(*m, options);
 }
 
 // Builds `module` from its text after the first `k` passes and checks its outcomes are `want`.
-// Returns false when a known printer gap skipped it.
-bool check_round_trip(const std::string& name, const ir::Ref<ir::IRModule>& module, size_t k,
+void check_round_trip(const std::string& name, const ir::Ref<ir::IRModule>& module, size_t k,
                       const std::vector<RunCall>& calls, const std::vector<Outcome>& want) {
   Pass pipeline = default_pipeline(Target::host());
   std::string after = k == pipeline.children.size()
@@ -188,15 +173,8 @@ bool check_round_trip(const std::string& name, const ir::Ref<ir::IRModule>& modu
                                 pipeline.children[k - 1].name + ")";
   std::string what = name + " after " + after;
   std::string text = lowered_text(module, k, what);
-  if (auto gap = printer_gaps().find(name); gap != printer_gaps().end()) {
-    if (text.find(gap->second.text) != std::string::npos) {
-      WARN(what << ": skipped, " << gap->second.reason);
-      return false;
-    }
-  }
   INFO(what << ", printed:\n" << text);
   check_same(want, run_calls(parse(text, name + ".lowered.relax"), calls, what), what);
-  return true;
 }
 
 // ---- inputs for the examples, from their parameters' struct info -------------------------------
@@ -304,12 +282,14 @@ std::vector<Example> examples() {
 
 // The cases whose text is checked after every prefix of the pipeline: a static model, symbolic
 // shapes, an if, match_cast, local functions and closures, a recursive loop, identity ops and a
-// view, an in-place kernel.
+// view, an in-place kernel; while_loop's R.zeros becomes a tensor constant (FoldConstant), which
+// the text carries in its metadata section.
 const std::vector<std::string> kPrefixCases = {"shared/01_static_add.relax",
                                                "shared/02_dynamic_shape.relax",
                                                "shared/04_if_else.relax",
                                                "shared/05_match_cast.relax",
                                                "shared/10_function_calls.relax",
+                                               "while_loop",
                                                "while_loop_from_x",
                                                "print_assert_views",
                                                "inplace",
@@ -343,8 +323,8 @@ TEST_CASE("round trip: every e2e run case gives the same results from its lowere
 }
 
 TEST_CASE("round trip: a recursive loop without tensor constants, after every prefix") {
-  // while_loop with its accumulator started from x * 0 rather than R.zeros, which FoldConstant
-  // makes a tensor constant (a printer gap): the loop is then covered after every pass too.
+  // while_loop with its accumulator started from x * 0 rather than R.zeros: the same loop with
+  // no constant to fold, after every pass too.
   const auto& loop = test::e2e::case_named("while_loop");
   std::string text = loop.text;
   std::string zeros = "R.zeros(R.shape([2, 3]), \"float32\")";
