@@ -69,14 +69,9 @@ Runner add_build_command(CLI::App& app) {
       return kExitUsage;
     }
     compiler::register_default_passes();
-    for (const auto* names : {&o->print_before, &o->print_after}) {
-      for (const std::string& n : *names) {
-        if (n != "all" && !compiler::PassRegistry::global().find(n)) {
-          print_error("unknown pass `" + n + "` (see `relax passes`)");
-          return kExitUsage;
-        }
-      }
-    }
+    if (!resolve_pass_names(o->print_before, {"all"}) ||
+        !resolve_pass_names(o->print_after, {"all"}))
+      return kExitUsage;
     int load_exit = kExitOk;
     auto module = load_relax_module(o->input, load_exit);
     if (!module) return load_exit;

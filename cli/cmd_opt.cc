@@ -55,26 +55,16 @@ Runner add_opt_command(CLI::App& app) {
       "reported by a pass, 2 usage or I/O errors.");
   return [o]() -> int {
     compiler::register_default_passes();
+    if (!resolve_pass_names(o->passes, {"default"}) ||
+        !resolve_pass_names(o->print_before, {"all"}) ||
+        !resolve_pass_names(o->print_after, {"all"}))
+      return kExitUsage;
     std::vector<compiler::Pass> passes;
     for (const std::string& name : o->passes) {
-      if (name == "default") {
+      if (name == "default")
         passes.push_back(compiler::default_pipeline(compiler::Target::host()));
-        continue;
-      }
-      const compiler::Pass* p = compiler::PassRegistry::global().find(name);
-      if (!p) {
-        print_error("unknown pass `" + name + "` (see `relax passes`)");
-        return kExitUsage;
-      }
-      passes.push_back(*p);
-    }
-    for (const auto* names : {&o->print_before, &o->print_after}) {
-      for (const std::string& n : *names) {
-        if (n != "all" && !compiler::PassRegistry::global().find(n)) {
-          print_error("unknown pass `" + n + "` (see `relax passes`)");
-          return kExitUsage;
-        }
-      }
+      else
+        passes.push_back(*compiler::PassRegistry::global().find(name));
     }
     int load_exit = kExitOk;
     auto module = load_relax_module(o->input, load_exit);

@@ -20,6 +20,12 @@ Runner add_passes_command(CLI::App& app) {
       std::cout << "  " << std::left << std::setw(24) << p.name << " O" << p.opt_level << "  "
                 << p.doc << "\n";
     }
+    const auto& aliases = compiler::PassRegistry::global().aliases();
+    if (!aliases.empty()) {
+      std::cout << "\nTVM's names, accepted for ours (-p, --print-before, --print-after):\n";
+      for (const auto& [alias, name] : aliases)
+        std::cout << "  " << std::left << std::setw(24) << alias << " = " << name << "\n";
+    }
     compiler::Pass pipeline = compiler::default_pipeline(compiler::Target::host());
     std::cout << "\nDefault pipeline for " << compiler::Target::host().str() << " (relax build):\n";
     int i = 1;

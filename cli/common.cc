@@ -1,15 +1,18 @@
 // Input reading and diagnostic output for the command line.
 #include "cli/common.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
 #include <sstream>
+#include <vector>
 
 #include "analysis/diagnostics/terminal.h"
 
@@ -43,8 +46,7 @@ std::string display_name(const std::string& path) {
   return path == "-" ? "<stdin>" : path;
 }
 
-namespace {
-bool use_color() {
+bool stderr_color() {
   switch (global_options().color) {
     case ColorMode::kAlways:
       return true;
@@ -57,17 +59,62 @@ bool use_color() {
   if (no_color && *no_color) return false;
   return isatty(STDERR_FILENO) != 0;
 }
-}  // namespace
 
 void print_diagnostics(const ir::DiagnosticBag& diags) {
   analysis::TerminalStyle style;
-  style.color = use_color();
+  style.color = stderr_color();
   std::cerr << analysis::render_terminal(diags.items(), style);
   std::cerr.flush();
 }
 
+// Writes `text` to `path` through a temporary file in the same directory and a rename, with the
+// mode of the file it replaces.
+bool write_atomically(const std::string& path, const std::string& text) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    print_error("cannot stat '" + path + "': " + std::strerror(errno));
+    return false;
+  }
+  std::filesystem::path p(path);
+  std::string dir = p.has_parent_path() ? p.parent_path().string() : ".";
+  std::string tmpl = dir + "/." + p.filename().string() + ".fmt-XXXXXX";
+  std::vector<char> name(tmpl.begin(), tmpl.end());
+  name.push_back('\0');
+  int fd = ::mkstemp(name.data());
+  if (fd < 0) {
+    print_error("cannot create a temporary file next to '" + path + "': " + std::strerror(errno));
+    return false;
+  }
+  std::string tmp(name.data());
+  size_t written = 0;
+  bool ok = true;
+  while (written < text.size()) {
+    ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      ok = false;
+      break;
+    }
+    written += static_cast<size_t>(n);
+  }
+  if (ok && ::fchmod(fd, st.st_mode & 07777) != 0) ok = false;
+  if (ok && ::fsync(fd) != 0) ok = false;
+  if (::close(fd) != 0) ok = false;
+  if (ok && ::rename(tmp.c_str(), path.c_str()) != 0) ok = false;
+  if (!ok) {
+    print_error("cannot write '" + path + "': " + std::strerror(errno));
+    ::unlink(tmp.c_str());
+    return false;
+  }
+  return true;
+}
+
 void print_error(const std::string& message) {
   std::cerr << "relax: error: " << message << "\n";
+}
+
+void print_note(const std::string& message) {
+  std::cerr << "relax: note: " << message << "\n";
 }
 
 }  // namespace relax::cli

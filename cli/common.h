@@ -27,10 +27,20 @@ std::optional<std::string> read_input(const std::string& path);
 // The name diagnostics use for `path` ("<stdin>" for "-").
 std::string display_name(const std::string& path);
 
+// Writes `text` to `path` through a temporary file in the same directory and a rename, keeping
+// the mode of the file it replaces; reports a failure on stderr.
+bool write_atomically(const std::string& path, const std::string& text);
+
+// Whether diagnostics on stderr are coloured: --color, else NO_COLOR, else whether it is a
+// terminal.
+bool stderr_color();
+
 // Writes diagnostics to stderr (with colour when stderr is a terminal, per --color).
 void print_diagnostics(const ir::DiagnosticBag& diags);
 
 // Prints "relax: error: <message>" to stderr.
 void print_error(const std::string& message);
+// Prints "relax: note: <message>" to stderr.
+void print_note(const std::string& message);
 
 }  // namespace relax::cli
