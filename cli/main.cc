@@ -28,8 +28,9 @@ class HelpFormatter : public CLI::Formatter {
   std::string make_option_opts(const CLI::Option* opt) const override {
     if (!opt->get_option_text().empty()) return " " + opt->get_option_text();
     std::string out;
-    if (opt->get_type_size() != 0 && opt->get_positional() == false) {
-      std::string type = opt->get_type_name();
+    std::string type = opt->get_type_name();
+    // Flags have no type name.
+    if (opt->get_type_size() != 0 && !type.empty() && !opt->get_positional()) {
       size_t choices = type.find(":{");
       std::string base = type.substr(0, type.find(':'));
       std::string placeholder;
@@ -77,7 +78,12 @@ bool check_command_name(int argc, char** argv, const std::vector<std::string>& c
       ++i;
       continue;
     }
-    if (arg.starts_with("-")) continue;
+    if (arg.starts_with("--color=")) continue;
+    // After an unknown option the next word may be its value: the parse reports the option.
+    if (arg.starts_with("-")) {
+      if (arg == "-h" || arg == "--help" || arg == "--version") continue;
+      return true;
+    }
     if (std::find(commands.begin(), commands.end(), arg) != commands.end()) return true;
     std::string best = relax::ir::closest_match(arg, commands);
     print_error("no such command `" + arg + "`" +

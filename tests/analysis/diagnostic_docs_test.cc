@@ -331,3 +331,21 @@ TEST_CASE("the catalogue's anchor and text of every code match its page") {
     }
   }
 }
+
+TEST_CASE("the control-flow examples of docs/text-format.md check clean") {
+  std::string text = test::read_file(test::source_dir() / "docs" / "text-format.md");
+  size_t start = text.find("## Control flow");
+  REQUIRE(start != std::string::npos);
+  size_t examples = 0;
+  for (size_t open = text.find("```python\n", start); open != std::string::npos;
+       open = text.find("```python\n", open + 1)) {
+    size_t body = open + 10;
+    size_t close = text.find("```", body);
+    REQUIRE(close != std::string::npos);
+    auto result = analysis::check_text(text.substr(body, close - body), "example.relax");
+    for (const auto& d : result.diagnostics) UNSCOPED_INFO(d.code << ": " << d.message);
+    CHECK(result.diagnostics.empty());
+    ++examples;
+  }
+  CHECK(examples == 2);
+}

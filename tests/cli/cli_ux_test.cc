@@ -121,6 +121,12 @@ TEST_CASE("a misspelt option gets the closest option of its command") {
   auto global = run_command(relax_args({"print", "--colour", "never", "-"}), kClean);
   CHECK(global.exit_code == 2);
   CHECK(contains(global.err, "unknown option `--colour`; did you mean `--color`?"));
+  // Before the command too; the word after it is not taken for a command.
+  auto before = run_command({kRelax, "--colr", "never", "check", "-"}, kClean);
+  CHECK(before.exit_code == 2);
+  CHECK(before.err ==
+        "relax: error: unknown option `--colr`; did you mean `--color`?\n"
+        "Run `relax check --help` for the options.\n");
   auto none = run_command(relax_args({"fmt", "--frobnicate", "-"}), kClean);
   CHECK(none.exit_code == 2);
   CHECK(contains(none.err, "relax: error: unknown option `--frobnicate`\n"));
@@ -141,7 +147,8 @@ TEST_CASE("--help of relax and of every command is free of CLI11 notation") {
     INFO(args[0]);
     CHECK(h.exit_code == 0);
     CHECK(contains(h.out, "Usage: relax"));
-    for (const char* artefact : {"{false}", "{true}", "TEXT", " INT", "UINT", "REQUIRED", ":{"})
+    for (const char* artefact :
+         {"{false}", "{true}", "TEXT", " INT", "UINT", "REQUIRED", ":{", "--help HELP"})
       CHECK_FALSE(contains(h.out, artefact));
   }
   auto parse = run_command({kRelax, "parse", "--help"});
@@ -149,6 +156,8 @@ TEST_CASE("--help of relax and of every command is free of CLI11 notation") {
   auto check = run_command({kRelax, "check", "--help"});
   CHECK(contains(check.out, "--format {text,json,sarif,github}"));
   CHECK(contains(check.out, "inputs ... (required)"));
+  CHECK(contains(check.out, "--select SELECT ..."));
+  CHECK(contains(check.out, "  --fix  "));  // a flag takes no value
   CHECK(contains(run_command({kRelax, "opt", "--help"}).out, "--verify,--no-verify "));
   CHECK(contains(run_command({kRelax, "run", "--help"}).out, "--repeat N "));
 }
