@@ -173,7 +173,7 @@ std::string summary_text(const std::vector<ir::Diagnostic>& remaining,
 
 // --fix / --diff: fix each file (checking the result), then write it, print it (standard input)
 // or print the diff. Fills `all` with what is left and `fixes` with what was fixed.
-bool fix_files(const Options& o, const std::vector<std::string>& files,
+void fix_files(const Options& o, const std::vector<std::string>& files,
                const analysis::CheckOptions& options, std::vector<ir::Diagnostic>& all,
                std::vector<FileFixes>& fixes, std::vector<std::string>& io_errors,
                bool& would_change) {
@@ -202,7 +202,6 @@ bool fix_files(const Options& o, const std::vector<std::string>& files,
     fixes.push_back({name, r.fixed});
     for (auto& d : r.result.diagnostics) all.push_back(std::move(d));
   }
-  return true;
 }
 
 int run_check(const Options& o) {
