@@ -102,6 +102,16 @@ CheckResult check_tree(std::shared_ptr<const syntax::SyntaxTree> tree,
         continue;
       }
     }
+    // A fix that deletes a comment loses what the author wrote: never applied without asking.
+    if (d.fix && d.fix->safety == ir::FixSafety::kSafe && source &&
+        d.fix->span.file == tree->file() && d.fix->span.end <= source->text().size()) {
+      std::string_view replaced =
+          std::string_view(source->text())
+              .substr(d.fix->span.begin, d.fix->span.end - d.fix->span.begin);
+      if (std::count(replaced.begin(), replaced.end(), '#') >
+          std::count(d.fix->replacement.begin(), d.fix->replacement.end(), '#'))
+        d.fix->safety = ir::FixSafety::kUnsafe;
+    }
     result.diagnostics.push_back(std::move(d));
   }
   std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(),
@@ -163,6 +173,26 @@ InputFiles expand_inputs(const std::vector<std::string>& inputs) {
   return out;
 }
 
+bool read_source(const std::string& path, std::string& text, std::string& error) {
+  if (path == "-") {
+    std::ostringstream ss;
+    ss << std::cin.rdbuf();
+    text = ss.str();
+    return true;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = "cannot open '" + path + "': " + std::strerror(errno);
+    return false;
+  }
+  text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  if (in.bad()) {
+    error = "cannot read '" + path + "'";
+    return false;
+  }
+  return true;
+}
+
 std::vector<FileCheck> check_files(const std::vector<std::string>& files,
                                    const CheckOptions& options) {
   std::vector<FileCheck> out;
@@ -171,25 +201,10 @@ std::vector<FileCheck> check_files(const std::vector<std::string>& files,
     fc.path = path;
     fc.name = path == "-" ? "<stdin>" : path;
     std::string text;
-    if (path == "-") {
-      std::ostringstream ss;
-      ss << std::cin.rdbuf();
-      text = ss.str();
-    } else {
-      std::ifstream in(path, std::ios::binary);
-      if (!in) {
-        fc.read_error = true;
-        fc.error = "cannot open '" + path + "': " + std::strerror(errno);
-        out.push_back(std::move(fc));
-        continue;
-      }
-      text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-      if (in.bad()) {
-        fc.read_error = true;
-        fc.error = "cannot read '" + path + "'";
-        out.push_back(std::move(fc));
-        continue;
-      }
+    if (!read_source(path, text, fc.error)) {
+      fc.read_error = true;
+      out.push_back(std::move(fc));
+      continue;
     }
     fc.result = check_text(std::move(text), fc.name, options);
     out.push_back(std::move(fc));

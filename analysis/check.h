@@ -58,6 +58,9 @@ struct FileCheck {
   std::string error;  // why the file could not be read
   CheckResult result;
 };
+// Reads a file, or standard input for "-"; false with `error` set ("cannot open 'x': ...").
+bool read_source(const std::string& path, std::string& text, std::string& error);
+
 // Reads and checks each file (after expand_inputs), in order.
 std::vector<FileCheck> check_files(const std::vector<std::string>& files,
                                    const CheckOptions& options = {});

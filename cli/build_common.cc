@@ -1,10 +1,14 @@
 // Loading a module for `relax build`, `relax run` and `relax opt`; binding a model's weights.
 #include "cli/build_common.h"
 
+#include <algorithm>
+
 #include "analysis/normalize.h"
 #include "analysis/well_formed.h"
 #include "cli/common.h"
+#include "compiler/pass.h"
 #include "compiler/relax/bind_params.h"
+#include "ir/suggest.h"
 #include "syntax/frontend.h"
 
 namespace relax::cli {
@@ -48,6 +52,26 @@ int bind_model_params(vm::Module& model, const std::string& path, const std::str
     bound.push_back(params[b.param]);
   }
   return kExitOk;
+}
+
+bool resolve_pass_names(std::vector<std::string>& names, const std::vector<std::string>& keywords) {
+  const compiler::PassRegistry& registry = compiler::PassRegistry::global();
+  for (std::string& name : names) {
+    if (std::find(keywords.begin(), keywords.end(), name) != keywords.end()) continue;
+    compiler::PassRegistry::Lookup found = registry.lookup(name);
+    if (found.pass) {
+      if (!found.note.empty()) print_note(found.note);
+      name = found.pass->name;
+      continue;
+    }
+    std::vector<std::string> known = keywords;
+    for (std::string& n : registry.names()) known.push_back(std::move(n));
+    std::string best = ir::closest_match(name, known);
+    print_error("unknown pass `" + name + "`" +
+                (best.empty() ? "" : "; did you mean `" + best + "`?") + " (see `relax passes`)");
+    return false;
+  }
+  return true;
 }
 
 }  // namespace relax::cli

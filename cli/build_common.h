@@ -24,4 +24,10 @@ ir::Ref<ir::IRModule> load_relax_module(const std::string& path, int& exit_code)
 int bind_model_params(vm::Module& model, const std::string& path, const std::string& func,
                       std::vector<std::string>& bound);
 
+// Resolves the pass names of an option (`-p`, `--print-before`, `--print-after`) in place to
+// registered names: TVM's names and qualified names are accepted with a note on stderr; an
+// unknown name is reported with the closest known one (false: a usage error). `keywords` are
+// accepted as they are ("all", "default").
+bool resolve_pass_names(std::vector<std::string>& names, const std::vector<std::string>& keywords);
+
 }  // namespace relax::cli

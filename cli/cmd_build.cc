@@ -77,14 +77,10 @@ Runner add_build_command(CLI::App& app) {
     if (int rc = prepare_pipeline_options(o->pipeline); rc != kExitOk) return rc;
     auto pipeline = custom_pipeline(*target, o->pipeline);
     if (!pipeline) return kExitUsage;
-    for (const auto* names : {&o->print_before, &o->print_after}) {
-      for (const std::string& n : *names) {
-        if (n != "all" && !compiler::PassRegistry::global().find(n)) {
-          print_error("unknown pass `" + n + "` (see `relax passes`)");
-          return kExitUsage;
-        }
-      }
-    }
+    compiler::register_default_passes();
+    if (!resolve_pass_names(o->print_before, {"all"}) ||
+        !resolve_pass_names(o->print_after, {"all"}))
+      return kExitUsage;
     int load_exit = kExitOk;
     auto module = load_relax_module(o->input, load_exit);
     if (!module) return load_exit;

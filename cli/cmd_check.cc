@@ -1,7 +1,5 @@
 // `relax check`: check files and directories for errors and lint warnings, for people (text)
 // and for CI (JSON, SARIF, GitHub annotations).
-#include <unistd.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
@@ -14,9 +12,12 @@
 #include "analysis/diagnostics/json.h"
 #include "analysis/diagnostics/sarif.h"
 #include "analysis/diagnostics/terminal.h"
+#include "analysis/fix.h"
 #include "analysis/lint/lint.h"
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "ir/source.h"
+#include "syntax/format.h"
 
 #ifndef RELAX_VERSION
 #define RELAX_VERSION "0.0.0"
@@ -33,6 +34,9 @@ struct Options {
   bool warnings_as_errors = false;
   bool statistics = false;
   bool ignore_noqa = false;
+  bool fix = false;
+  bool unsafe_fixes = false;
+  bool diff = false;
 };
 
 // Selector lists as given (each option may repeat and hold a comma-separated list).
@@ -49,20 +53,6 @@ bool parse_selector_options(const std::vector<std::string>& raw, std::vector<std
     out.insert(out.end(), parsed->begin(), parsed->end());
   }
   return true;
-}
-
-bool stderr_color() {
-  switch (global_options().color) {
-    case ColorMode::kAlways:
-      return true;
-    case ColorMode::kNever:
-      return false;
-    case ColorMode::kAuto:
-      break;
-  }
-  const char* no_color = std::getenv("NO_COLOR");
-  if (no_color && *no_color) return false;
-  return isatty(STDERR_FILENO) != 0;
 }
 
 // A short name for a code in the statistics: the lint rule's name or the documented title.
@@ -105,6 +95,115 @@ std::string source_root_uri() {
   return analysis::path_to_uri(cwd);
 }
 
+// "2 errors and 1 warning" (notes too, when there are any).
+std::string severity_counts(size_t errors, size_t warnings, size_t notes) {
+  auto count = [](size_t n, const char* one, const char* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+  };
+  std::vector<std::string> parts;
+  if (errors) parts.push_back(count(errors, "error", "errors"));
+  if (warnings) parts.push_back(count(warnings, "warning", "warnings"));
+  if (notes) parts.push_back(count(notes, "note", "notes"));
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i) out += i + 1 == parts.size() ? " and " : ", ";
+    out += parts[i];
+  }
+  return out;
+}
+
+std::string plural(size_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+// What --fix changed in one file.
+struct FileFixes {
+  std::string name;
+  std::map<std::string, size_t> fixed;  // code -> count
+};
+
+// The summary ruff prints after the diagnostics: "All checks passed!", or the counts with how
+// many --fix (and --unsafe-fixes) would fix; after --fix, what was fixed and what is left.
+std::string summary_text(const std::vector<ir::Diagnostic>& remaining,
+                         const analysis::FixableCounts& fixable,
+                         const std::vector<FileFixes>& fixes, bool fix_mode, bool unsafe_fixes) {
+  size_t errors = 0, warnings = 0, notes = 0;
+  for (const auto& d : remaining) {
+    if (d.severity == ir::Severity::kError) ++errors;
+    if (d.severity == ir::Severity::kWarning) ++warnings;
+    if (d.severity == ir::Severity::kNote) ++notes;
+  }
+  size_t fixed = 0;
+  for (const auto& f : fixes)
+    for (const auto& [code, n] : f.fixed) fixed += n;
+  std::string out;
+  if (fixed) {
+    out += "Fixed " + plural(fixed, "diagnostic", "diagnostics") + ":\n";
+    for (const auto& f : fixes) {
+      if (f.fixed.empty()) continue;
+      out += "- " + f.name + ":\n";
+      for (const auto& [code, n] : f.fixed) {
+        std::string name = code_name(code);
+        out += "    " + std::to_string(n) + " \xC3\x97 " + code +
+               (name.empty() ? "" : " (" + name + ")") + "\n";
+      }
+    }
+  }
+  if (remaining.empty() && !fixed) return out + "All checks passed!\n";
+  if (fix_mode && fixed) {
+    out += "Found " + plural(fixed + remaining.size(), "diagnostic", "diagnostics") + " (" +
+           std::to_string(fixed) + " fixed, " + std::to_string(remaining.size()) + " remaining" +
+           (remaining.empty() ? "" : ": " + severity_counts(errors, warnings, notes)) + ").\n";
+  } else {
+    out += "Found " + severity_counts(errors, warnings, notes) + ".\n";
+  }
+  std::string hidden = fixable.unsafe_only && !unsafe_fixes
+                           ? plural(fixable.unsafe_only, "hidden fix", "hidden fixes") +
+                                 " can be enabled with the `--unsafe-fixes` option"
+                           : "";
+  if (!fix_mode && fixable.safe)
+    out += "[" + std::to_string(fixable.safe) + " fixable with the `--fix` option" +
+           (hidden.empty() ? "" : " (" + hidden + ")") + "]\n";
+  else if (!fix_mode && !hidden.empty())
+    out += "[No fixes available (" + hidden + ")]\n";
+  else if (!hidden.empty())
+    out += "[" + hidden + "]\n";
+  return out;
+}
+
+// --fix / --diff: fix each file (checking the result), then write it, print it (standard input)
+// or print the diff. Fills `all` with what is left and `fixes` with what was fixed.
+void fix_files(const Options& o, const std::vector<std::string>& files,
+               const analysis::CheckOptions& options, std::vector<ir::Diagnostic>& all,
+               std::vector<FileFixes>& fixes, std::vector<std::string>& io_errors,
+               bool& would_change) {
+  analysis::FixOptions fix;
+  fix.unsafe = o.unsafe_fixes;
+  for (const std::string& path : files) {
+    std::string text, error;
+    if (!analysis::read_source(path, text, error)) {
+      print_error(error);
+      io_errors.push_back(error);
+      continue;
+    }
+    std::string name = display_name(path);
+    analysis::FixOutcome r = analysis::fix_text(text, name, options, fix);
+    bool changed = r.text != text;
+    would_change |= changed;
+    if (o.diff) {
+      if (changed) std::cout << syntax::unified_diff(text, r.text, name);
+    } else if (path == "-") {
+      std::cout << r.text;
+    } else if (changed && !write_file_atomically(path, r.text)) {
+      io_errors.push_back("cannot write '" + path + "'");
+      // Nothing was written: what the file still has is what the first check found.
+      r = analysis::fix_text(text, name, options, analysis::FixOptions{false, 0});
+    }
+    fixes.push_back({name, r.fixed});
+    for (auto& d : r.result.diagnostics) all.push_back(std::move(d));
+  }
+}
+
 int run_check(const Options& o) {
   analysis::CheckOptions options;
   options.honour_noqa = !o.ignore_noqa;
@@ -116,20 +215,54 @@ int run_check(const Options& o) {
     print_error("--statistics works with --format text or json");
     return kExitUsage;
   }
+  bool fix_mode = o.fix || o.diff;
+  bool reads_stdin = std::find(o.inputs.begin(), o.inputs.end(), "-") != o.inputs.end();
+  // Standard output carries the diff, or the fixed text of standard input.
+  if ((o.diff || (o.fix && reads_stdin)) && (o.format != "text" || o.statistics)) {
+    print_error(std::string(o.diff ? "--diff" : "--fix with standard input (-)") +
+                " writes to standard output: it works with --format text, without --statistics");
+    return kExitUsage;
+  }
+  if (o.unsafe_fixes && !fix_mode) {
+    print_error("--unsafe-fixes goes with --fix or --diff");
+    return kExitUsage;
+  }
 
   analysis::InputFiles inputs = analysis::expand_inputs(o.inputs);
   std::vector<std::string> io_errors = inputs.errors;
   for (const auto& e : inputs.errors) print_error(e);
-  std::vector<analysis::FileCheck> checks = analysis::check_files(inputs.files, options);
 
   std::vector<ir::Diagnostic> all;
-  for (auto& fc : checks) {
-    if (fc.read_error) {
-      print_error(fc.error);
-      io_errors.push_back(fc.error);
-      continue;
+  std::vector<FileFixes> fixes;
+  analysis::FixableCounts fixable;
+  bool would_change = false;
+  if (fix_mode) {
+    fix_files(o, inputs.files, options, all, fixes, io_errors, would_change);
+  } else {
+    std::vector<analysis::FileCheck> checks = analysis::check_files(inputs.files, options);
+    for (auto& fc : checks) {
+      if (fc.read_error) {
+        print_error(fc.error);
+        io_errors.push_back(fc.error);
+        continue;
+      }
+      if (auto source = ir::SourceManager::global().get(fc.result.tree->file())) {
+        analysis::FixableCounts c = analysis::count_fixable(fc.result.diagnostics, source->text());
+        fixable.safe += c.safe;
+        fixable.unsafe_only += c.unsafe_only;
+      }
+      for (auto& d : fc.result.diagnostics) all.push_back(std::move(d));
     }
-    for (auto& d : fc.result.diagnostics) all.push_back(std::move(d));
+  }
+  if (fix_mode) {
+    // What is left may still carry fixes that only --unsafe-fixes applies.
+    for (const auto& d : all) {
+      if (auto source = ir::SourceManager::global().get(d.span.file)) {
+        if (!analysis::fix_applies(d, source->text(), o.unsafe_fixes) &&
+            analysis::fix_applies(d, source->text(), true))
+          ++fixable.unsafe_only;
+      }
+    }
   }
   if (inputs.files.empty() && inputs.errors.empty())
     std::cerr << "relax: warning: no .relax files found\n";
@@ -142,6 +275,19 @@ int run_check(const Options& o) {
     ++counts[d.code];
   }
 
+  if (o.diff) {
+    size_t fixed = 0;
+    for (const auto& f : fixes)
+      for (const auto& [code, n] : f.fixed) fixed += n;
+    std::cout.flush();
+    if (fixed)
+      std::cerr << "Would fix " << plural(fixed, "diagnostic", "diagnostics") << " (" << all.size()
+                << " remaining).\n";
+    else
+      std::cerr << "No diagnostics would be fixed.\n";
+    if (!io_errors.empty()) return kExitUsage;
+    return would_change ? kExitInputErrors : kExitOk;
+  }
   if (o.statistics) {
     std::cout << (o.format == "json" ? statistics_json(counts) : statistics_text(counts));
   } else if (o.format == "json") {
@@ -159,7 +305,10 @@ int run_check(const Options& o) {
   } else {
     analysis::TerminalStyle style;
     style.color = stderr_color();
+    style.summary = false;
     std::cerr << analysis::render_terminal(all, style);
+    if (!inputs.files.empty())
+      std::cerr << summary_text(all, fixable, fixes, fix_mode, o.unsafe_fixes);
   }
   std::cout.flush();
   std::cerr.flush();
@@ -207,11 +356,21 @@ Runner add_check_command(CLI::App& app) {
                 "(text or json)");
   cmd->add_flag("--ignore-noqa", options->ignore_noqa,
                 "Report what `# noqa` comments would silence");
+  cmd->add_flag("--fix", options->fix,
+                "Apply the safe fixes of the reported diagnostics, check the result again (until "
+                "nothing more is fixable) and write each file back; - prints the fixed text");
+  cmd->add_flag("--unsafe-fixes", options->unsafe_fixes,
+                "With --fix or --diff, also apply the fixes that may change what the program "
+                "does (removing an R.print, a stronger annotation on a call)");
+  cmd->add_flag("--diff", options->diff,
+                "Write nothing; print the unified diff --fix would make (exit 1 if it would "
+                "change a file)");
   cmd->footer(
       "Suppression: `# noqa` at the end of a line silences the warnings reported on that line;\n"
       "`# noqa: W1001, W1002` only the listed codes (errors only when named). Syntax errors "
       "(E01xx)\n"
       "are always reported. Lint rules and their defaults: docs/diagnostics.md.\n"
+      "Fixes: a fix is applied only when the file still checks with no more errors than before.\n"
       "Exit codes: 0 no errors (warnings allowed unless --warnings-as-errors), 1 errors found (or\n"
       "warnings with --warnings-as-errors), 2 usage or I/O errors (an unreadable or missing file "
       "is\n"

@@ -1,13 +1,7 @@
 // `relax fmt`: format .relax files in place (atomically, keeping the file mode), to standard
 // output for `-`, or only report with --check / --diff. A file that cannot be formatted safely
 // is reported and left untouched.
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <iostream>
 

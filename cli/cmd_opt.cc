@@ -70,6 +70,11 @@ Runner add_opt_command(CLI::App& app) {
       print_error("give the passes to run with -p (or a schedule file with --schedule)");
       return kExitUsage;
     }
+    compiler::register_default_passes();
+    if (!resolve_pass_names(o->passes, {"default"}) ||
+        !resolve_pass_names(o->print_before, {"all"}) ||
+        !resolve_pass_names(o->print_after, {"all"}))
+      return kExitUsage;
     std::vector<compiler::Pass> passes;
     bool schedule_placed = false;
     for (const std::string& name : o->passes) {
@@ -100,14 +105,6 @@ Runner add_opt_command(CLI::App& app) {
                                    [](const compiler::Pass& p) { return p.name == "LegalizeOps"; });
       passes.insert(legalize == passes.end() ? passes.begin() : legalize + 1,
                     compiler::tir::apply_schedule_pass(o->pipeline.script));
-    }
-    for (const auto* names : {&o->print_before, &o->print_after}) {
-      for (const std::string& n : *names) {
-        if (n != "all" && !compiler::PassRegistry::global().find(n)) {
-          print_error("unknown pass `" + n + "` (see `relax passes`)");
-          return kExitUsage;
-        }
-      }
     }
     int load_exit = kExitOk;
     auto module = load_relax_module(o->input, load_exit);

@@ -22,6 +22,12 @@ Runner add_passes_command(CLI::App& app) {
       std::cout << "  " << std::left << std::setw(24) << p.name << " O" << p.opt_level << "  "
                 << p.doc << "\n";
     }
+    const auto& aliases = compiler::PassRegistry::global().aliases();
+    if (!aliases.empty()) {
+      std::cout << "\nTVM's names, accepted for ours (-p, --print-before, --print-after):\n";
+      for (const auto& [alias, name] : aliases)
+        std::cout << "  " << std::left << std::setw(24) << alias << " = " << name << "\n";
+    }
     // With the passes plugins place in it.
     auto custom = custom_pipeline(compiler::Target::host(), *o);
     if (!custom) return kExitUsage;

@@ -18,5 +18,6 @@ Runner add_passes_command(CLI::App& app);
 Runner add_build_command(CLI::App& app);
 Runner add_run_command(CLI::App& app);
 Runner add_opt_command(CLI::App& app);
+Runner add_explain_command(CLI::App& app);
 
 }  // namespace relax::cli

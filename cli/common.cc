@@ -48,8 +48,7 @@ std::string display_name(const std::string& path) {
   return path == "-" ? "<stdin>" : path;
 }
 
-namespace {
-bool use_color() {
+bool stderr_color() {
   switch (global_options().color) {
     case ColorMode::kAlways:
       return true;
@@ -62,11 +61,10 @@ bool use_color() {
   if (no_color && *no_color) return false;
   return isatty(STDERR_FILENO) != 0;
 }
-}  // namespace
 
 void print_diagnostics(const ir::DiagnosticBag& diags) {
   analysis::TerminalStyle style;
-  style.color = use_color();
+  style.color = stderr_color();
   ir::DiagnosticBag unique = diags;
   unique.remove_duplicates();
   std::cerr << analysis::render_terminal(unique.items(), style);
@@ -120,6 +118,10 @@ bool write_file_atomically(const std::string& path, const std::string& text) {
 
 void print_error(const std::string& message) {
   std::cerr << "relax: error: " << message << "\n";
+}
+
+void print_note(const std::string& message) {
+  std::cerr << "relax: note: " << message << "\n";
 }
 
 }  // namespace relax::cli

@@ -27,6 +27,10 @@ std::optional<std::string> read_input(const std::string& path);
 // The name diagnostics use for `path` ("<stdin>" for "-").
 std::string display_name(const std::string& path);
 
+// Whether diagnostics on stderr are coloured: --color, else NO_COLOR, else whether it is a
+// terminal.
+bool stderr_color();
+
 // Writes diagnostics to stderr (with colour when stderr is a terminal, per --color).
 void print_diagnostics(const ir::DiagnosticBag& diags);
 
@@ -37,5 +41,7 @@ bool write_file_atomically(const std::string& path, const std::string& text);
 
 // Prints "relax: error: <message>" to stderr.
 void print_error(const std::string& message);
+// Prints "relax: note: <message>" to stderr.
+void print_note(const std::string& message);
 
 }  // namespace relax::cli

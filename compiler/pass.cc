@@ -22,6 +22,34 @@ bool listed(const std::vector<std::string>& names, const std::string& pass) {
                      [&](const std::string& n) { return n == "all" || n == pass; });
 }
 
+// Well-formedness errors that a pass of the pipeline exists to prevent: left by a later pass
+// when that pass has not run, the note names it.
+struct Prerequisite {
+  const char* code;
+  const char* pass;
+  const char* why;
+};
+const Prerequisite kPrerequisites[] = {
+    {"E0406", "RemovePurityChecking",
+     "it marks pure functions `relax.force_pure`, so that the impure calls lowering makes "
+     "(allocations, builtins) are allowed in them"},
+    {"E0405", "ToNonDataflow",
+     "it turns dataflow blocks into ordinary binding blocks, where the impure calls lowering "
+     "makes are allowed"},
+};
+
+// Notes the first diagnostic of each kind after `pass` (`noted` holds the codes noted so far).
+void add_prerequisite_note(ir::Diagnostic& d, const std::string& pass, const PassContext& ctx,
+                           std::vector<std::string>& noted) {
+  for (const Prerequisite& p : kPrerequisites) {
+    if (d.code != p.code || pass == p.pass || ctx.has_run(p.pass)) continue;
+    if (std::find(noted.begin(), noted.end(), d.code) != noted.end()) continue;
+    noted.push_back(d.code);
+    d.note(std::string(p.pass) + " has not run: run it before " + pass + " (the default " +
+           "pipeline does); " + p.why);
+  }
+}
+
 void print_module(PassContext& ctx, const char* when, const std::string& pass,
                   const ir::IRModule& module) {
   std::ostream& out = ctx.log ? *ctx.log : std::cerr;
@@ -34,6 +62,9 @@ bool PassContext::should_print_before(const std::string& pass) const {
 }
 bool PassContext::should_print_after(const std::string& pass) const {
   return listed(print_after, pass);
+}
+bool PassContext::has_run(const std::string& pass) const {
+  return std::find(ran_.begin(), ran_.end(), pass) != ran_.end();
 }
 
 ir::Ref<ir::IRModule> run_pass(const Pass& pass, ir::Ref<ir::IRModule> module, PassContext& ctx) {
@@ -48,6 +79,7 @@ ir::Ref<ir::IRModule> run_pass(const Pass& pass, ir::Ref<ir::IRModule> module, P
   if (ctx.should_print_before(pass.name)) print_module(ctx, "before", pass.name, *module);
   auto start = std::chrono::steady_clock::now();
   ir::Ref<ir::IRModule> result = pass.fn(module, ctx);
+  if (!ctx.has_run(pass.name)) ctx.ran_.push_back(pass.name);
   if (ctx.time_passes) {
     double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     auto& t = ctx.timings();
@@ -71,8 +103,10 @@ ir::Ref<ir::IRModule> run_pass(const Pass& pass, ir::Ref<ir::IRModule> module, P
         tir::verify_prim_func(*f, found, options);
       }
     }
+    std::vector<std::string> noted;
     for (auto& d : found.items()) {
       d.message = "after pass " + pass.name + ": " + d.message;
+      add_prerequisite_note(d, pass.name, ctx, noted);
       ctx.diagnostics().items().push_back(d);
     }
   }
@@ -107,6 +141,45 @@ const Pass* PassRegistry::find(const std::string& name) const {
     if (p.name == name) return &p;
   }
   return nullptr;
+}
+
+void PassRegistry::add_alias(std::string alias, std::string name) {
+  for (auto& [a, n] : aliases_) {
+    if (a == alias) {
+      n = std::move(name);
+      return;
+    }
+  }
+  aliases_.emplace_back(std::move(alias), std::move(name));
+}
+
+PassRegistry::Lookup PassRegistry::lookup(const std::string& name) const {
+  Lookup out;
+  if ((out.pass = find(name))) return out;
+  for (const char* prefix : {"tvm.relax.transform.", "relax.transform."}) {
+    std::string_view p(prefix);
+    if (name.size() > p.size() && name.starts_with(p)) {
+      Lookup inner = lookup(name.substr(p.size()));
+      if (!inner.pass) return out;
+      inner.note = inner.note.empty()
+                       ? "`" + name + "` is written `" + inner.pass->name + "` here"
+                       : "`" + name + "` is TVM's name for `" + inner.pass->name + "`";
+      return inner;
+    }
+  }
+  for (const auto& [alias, target] : aliases_) {
+    if (alias != name) continue;
+    if ((out.pass = find(target))) out.note = "`" + alias + "` is TVM's name for `" + target + "`";
+    return out;
+  }
+  return out;
+}
+
+std::vector<std::string> PassRegistry::names() const {
+  std::vector<std::string> out;
+  for (const Pass& p : passes_) out.push_back(p.name);
+  for (const auto& [alias, target] : aliases_) out.push_back(alias);
+  return out;
 }
 
 }  // namespace relax::compiler

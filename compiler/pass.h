@@ -54,8 +54,12 @@ class PassContext {
   }
   bool should_print_before(const std::string& pass) const;
   bool should_print_after(const std::string& pass) const;
+  // Whether a pass of this name has run in this context (for the verifier's hints).
+  bool has_run(const std::string& pass) const;
 
  private:
+  friend ir::Ref<ir::IRModule> run_pass(const Pass&, ir::Ref<ir::IRModule>, PassContext&);
+  std::vector<std::string> ran_;
   ir::DiagnosticBag own_diags_;
   std::vector<std::pair<std::string, double>> timings_;
 };
@@ -73,8 +77,22 @@ class PassRegistry {
   const Pass* find(const std::string& name) const;
   const std::vector<Pass>& all() const { return passes_; }
 
+  // Another name of a registered pass: TVM's name where ours differs (VMBuiltinLower for
+  // LowerRuntimeBuiltin), so that pass lists written for TVM work.
+  void add_alias(std::string alias, std::string name);
+  struct Lookup {
+    const Pass* pass = nullptr;  // null when the name is not known
+    std::string note;            // for an alias: "`VMBuiltinLower` is TVM's name for ..."
+  };
+  // A pass by its name, an alias, or TVM's qualified name (`relax.transform.LegalizeOps`).
+  Lookup lookup(const std::string& name) const;
+  // Every name lookup accepts unqualified (names, then aliases), for suggestions.
+  std::vector<std::string> names() const;
+  const std::vector<std::pair<std::string, std::string>>& aliases() const { return aliases_; }
+
  private:
   std::vector<Pass> passes_;
+  std::vector<std::pair<std::string, std::string>> aliases_;  // alias -> name
 };
 
 }  // namespace relax::compiler

@@ -54,6 +54,19 @@ bool parse_lanes(std::string_view suffix, int& lanes) {
 
 }  // namespace
 
+const std::vector<std::string>& DataType::scalar_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out = {"bool", "handle", "void"};
+    for (const char* kind : {"int", "uint", "float"}) {
+      for (int bits : {8, 16, 32, 64}) out.push_back(kind + std::to_string(bits));
+    }
+    out.push_back("bfloat16");
+    for (const NamedCode& f : kFixedFormats) out.push_back(f.name);
+    return out;
+  }();
+  return names;
+}
+
 std::optional<DataType> DataType::parse(std::string_view text) {
   if (text == "void") return DataType::Void();
   if (text == "bool") return DataType::Bool();

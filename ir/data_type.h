@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace relax::ir {
 
@@ -52,6 +53,9 @@ class DataType {
   // Parses a dtype string; nullopt when it is not one. Accepts the legacy FP8 names
   // ("e4m3_float8", "e5m2_float8") as aliases.
   static std::optional<DataType> parse(std::string_view text);
+  // The scalar dtypes by name ("bool", "int8" ... "float64", "bfloat16", the small floats,
+  // "handle", "void"): the candidates of a "did you mean" for a misspelt dtype.
+  static const std::vector<std::string>& scalar_names();
 
   Code code() const { return code_; }
   int bits() const { return bits_; }

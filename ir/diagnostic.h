@@ -21,11 +21,16 @@ struct DiagnosticLabel {
   std::string message;
 };
 
+// Whether a fix keeps what the program means (`relax check --fix` applies it) or may change
+// it (applied only with --unsafe-fixes; an editor still offers it). Each rule decides.
+enum class FixSafety { kSafe, kUnsafe };
+
 // A text edit that fixes the problem (a code action in the editor).
 struct DiagnosticFix {
   std::string title;
   Span span;
   std::string replacement;
+  FixSafety safety = FixSafety::kUnsafe;
 };
 
 struct Diagnostic {
@@ -45,8 +50,9 @@ struct Diagnostic {
     notes.push_back(std::move(text));
     return *this;
   }
-  Diagnostic& with_fix(std::string title, Span s, std::string replacement) {
-    fix = DiagnosticFix{std::move(title), s, std::move(replacement)};
+  Diagnostic& with_fix(std::string title, Span s, std::string replacement,
+                       FixSafety safety = FixSafety::kUnsafe) {
+    fix = DiagnosticFix{std::move(title), s, std::move(replacement), safety};
     return *this;
   }
 };

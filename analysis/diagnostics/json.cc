@@ -41,6 +41,7 @@ json to_json(const ir::Diagnostic& d) {
     fix["title"] = d.fix->title;
     add_range(fix, d.fix->span);
     fix["replacement"] = d.fix->replacement;
+    fix["applicability"] = d.fix->safety == ir::FixSafety::kSafe ? "safe" : "unsafe";
     obj["fix"] = std::move(fix);
   } else {
     obj["fix"] = nullptr;

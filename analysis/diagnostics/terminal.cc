@@ -108,7 +108,7 @@ std::string render_terminal(const std::vector<ir::Diagnostic>& diags, const Term
     if (d.severity == ir::Severity::kError) ++errors;
     if (d.severity == ir::Severity::kWarning) ++warnings;
   }
-  if (errors + warnings > 0) {
+  if (style.summary && errors + warnings > 0) {
     std::string summary;
     if (errors) summary += std::to_string(errors) + (errors == 1 ? " error" : " errors");
     if (errors && warnings) summary += " and ";

@@ -12,6 +12,8 @@ namespace relax::analysis {
 
 struct TerminalStyle {
   bool color = false;
+  // End with "2 errors and 1 warning generated." (relax check prints its own summary).
+  bool summary = true;
   // Paths are shown as given to SourceManager (the name the file was opened with).
 };
 

@@ -158,7 +158,9 @@ void check_legacy(LintContext& ctx) {
     else
       message += " (replaced in TVM " + s.since + ")";
     auto& d = ctx.report(s.span, message);
-    if (!s.fix_text.empty()) d.with_fix("write `" + s.replacement + "`", s.span, s.fix_text);
+    // Safe: both spellings parse to the same IR.
+    if (!s.fix_text.empty())
+      d.with_fix("write `" + s.replacement + "`", s.span, s.fix_text, ir::FixSafety::kSafe);
   }
 }
 

@@ -62,7 +62,8 @@ void check_redundant_match_cast(LintContext& ctx) {
       syntax::Node args = call.field(syntax::Field::kArguments);
       std::vector<syntax::Node> named = args ? args.named_children() : std::vector<syntax::Node>{};
       if (!named.empty() && named[0].kind() != syntax::NodeKind::kComment)
-        d.with_fix("use the value directly", call.span(), std::string(named[0].text()));
+        d.with_fix("use the value directly", call.span(), std::string(named[0].text()),
+                   ir::FixSafety::kSafe);
     }
   });
 }
@@ -99,7 +100,11 @@ void check_weak_annotation(LintContext& ctx) {
       d.note(
           "TVM ignores an annotation less precise than the value's struct info; it only misleads "
           "the reader");
-    if (ann) d.with_fix("annotate with the inferred struct info", ann.span(), inferred_text);
+    // On a call the annotation is the call's struct info, so a stronger one changes what later
+    // uses know (unsafe); elsewhere TVM ignores the weaker one (safe).
+    if (ann)
+      d.with_fix("annotate with the inferred struct info", ann.span(), inferred_text,
+                 b->value.is<ir::Call>() ? ir::FixSafety::kUnsafe : ir::FixSafety::kSafe);
   });
 }
 

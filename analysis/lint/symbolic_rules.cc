@@ -108,7 +108,7 @@ void check_unused_symbolic(LintContext& ctx) {
     Node stmt = name.parent();
     if (stmt && stmt.kind() == NodeKind::kAssignment && stmt.field(syntax::Field::kLeft) == name) {
       if (auto lines = whole_lines(ctx.source(), stmt.span()))
-        d.with_fix("remove the declaration", *lines, "");
+        d.with_fix("remove the declaration", *lines, "", ir::FixSafety::kSafe);
     }
   };
   for_each_occurrence(*ctx.tree(), "T.int", check);

@@ -64,7 +64,7 @@ void check_empty_dataflow(LintContext& ctx) {
     }
     auto& d = ctx.report(call.span(), "this dataflow block binds nothing");
     if (auto lines = whole_lines(ctx.source(), n.span()))
-      d.with_fix("remove the empty dataflow block", *lines, "");
+      d.with_fix("remove the empty dataflow block", *lines, "", ir::FixSafety::kSafe);
   });
 }
 
@@ -77,7 +77,8 @@ void check_print(LintContext& ctx) {
     Node stmt = n.parent();
     if (stmt && stmt.kind() == NodeKind::kExpressionStatement) {
       if (auto lines = whole_lines(ctx.source(), stmt.span()))
-        d.with_fix("remove the R.print call", *lines, "");
+        // Unsafe: the program no longer prints.
+        d.with_fix("remove the R.print call", *lines, "", ir::FixSafety::kUnsafe);
     }
   });
 }

@@ -42,7 +42,9 @@ class BindingWalker : public ir::ExprVisitor {
 // A fix deleting the binding's statement, when it is alone on its lines.
 void add_removal_fix(LintContext& ctx, ir::Diagnostic& d, const ir::Binding& binding) {
   if (auto lines = whole_lines(ctx.source(), binding.span))
-    d.with_fix("remove the unused binding", *lines, "");
+    // Only bindings of pure values are reported (an impure call must stay), so removing one
+    // changes nothing the program does.
+    d.with_fix("remove the unused binding", *lines, "", ir::FixSafety::kSafe);
 }
 
 // Runs `fn` with the use counts of each top-level function (uses inside nested functions, the

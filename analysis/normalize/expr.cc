@@ -163,6 +163,22 @@ std::string short_name(const std::string& op) {
   return op.rfind("relax.", 0) == 0 ? "R." + op.substr(6) : op;
 }
 
+// Ops other IRs (and other frameworks) have that Relax expresses with its own syntax.
+const char* const kConditionalHint =
+    "Relax has no conditional op: write a Python `if` statement whose branches bind the same "
+    "name (`if c:` `y = a` `else:` `y = b`); for an element-wise choice, R.where(cond, a, b); "
+    "see docs/text-format.md#conditionals";
+const char* const kLoopHint =
+    "Relax has no loop op: write the loop as a recursive function, a local @R.function that "
+    "calls itself in one branch of an `if` (as examples/while_loop.relax does); see "
+    "docs/text-format.md#loops-as-recursive-functions";
+const std::pair<const char*, const char*> kNotInRelax[] = {
+    {"relax.if_else", kConditionalHint}, {"relax.if_then_else", kConditionalHint},
+    {"relax.cond", kConditionalHint},    {"relax.loop", kLoopHint},
+    {"relax.while_loop", kLoopHint},     {"relax.for_loop", kLoopHint},
+    {"relax.fori_loop", kLoopHint},      {"relax.scan", kLoopHint},
+};
+
 }  // namespace
 
 Ref<ir::Expr> Normalizer::normalize_op_call(const Ref<ir::Call>& call,
@@ -181,13 +197,28 @@ Ref<ir::Expr> Normalizer::normalize_op_call(const Ref<ir::Call>& call,
     auto& d = diags_.error(codes::kUnknownOp, call->span, "unknown op `" + short_name(name) + "`");
     auto cached = suggestions_.find(name);
     if (cached == suggestions_.end()) {
-      std::vector<std::string> names;
-      for (const OpInfo* op : registry_.all()) names.push_back(op->name);
-      std::string best = ir::closest_name(name, names, 3);
+      // Compared without the common "relax." prefix, which would only dilute the distance.
+      auto bare = [](std::string_view n) { return n.starts_with("relax.") ? n.substr(6) : n; };
+      ir::ClosestMatch match(bare(name));
+      for (const OpInfo* op : registry_.all()) match.consider(bare(op->name));
+      std::string best;
+      for (const OpInfo* op : registry_.all()) {
+        if (!match.best().empty() && bare(op->name) == match.best()) {
+          best = op->name;
+          break;
+        }
+      }
       cached = suggestions_.emplace(name, best).first;
     }
     const std::string& best = cached->second;
-    if (!best.empty()) d.note("did you mean `" + short_name(best) + "`?");
+    const char* hint = nullptr;
+    for (const auto& [op, text] : kNotInRelax) {
+      if (name == op) hint = text;
+    }
+    if (hint)
+      d.note(hint);
+    else if (!best.empty())
+      d.note("did you mean `" + short_name(best) + "`?");
     d.note("the result of an unknown op is taken to be R.Object");
     set_sinfo(current, nullptr);
     poison(current.get());

@@ -182,7 +182,7 @@ std::vector<ParamBinding> match_params(const std::vector<std::string>& tensors,
     auto& d = diags.warning(
         "W0778", span, "tensor `" + t + "` of " + source + " binds no parameter of `" + func + "`");
     std::string key = dots_as_underscores(t);
-    std::string best = ir::closest_name(key, free_params, std::max<size_t>(3, key.size() / 3 + 1));
+    std::string best = ir::closest_match(key, free_params);
     if (!best.empty()) {
       d.note("did you mean `" + best + "`?");
     } else if (!free_params.empty()) {

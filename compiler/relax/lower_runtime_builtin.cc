@@ -101,6 +101,8 @@ void register_relax_passes() {
                  annotate_tir_op_pattern_pass(), fold_constant_pass(), vm_shape_lower_pass()}) {
     r.add(std::move(p));
   }
+  // TVM's name for this pass until it was renamed (it still accepts it, with a warning).
+  r.add_alias("VMBuiltinLower", "LowerRuntimeBuiltin");
 }
 
 }  // namespace relax::compiler::relax_passes

@@ -1,4 +1,5 @@
 // Conversions from evaluated values to IR pieces, shared by the Relax and TIR parsers.
+#include "ir/suggest.h"
 #include "ir/value.h"
 #include "syntax/frontend/context.h"
 
@@ -93,7 +94,16 @@ std::optional<DataType> Frontend::to_dtype(const Value& v) {
   }
   if (name.empty()) return DataType::Void();  // "" means unknown
   if (auto t = DataType::parse(name)) return t;
-  error("E0217", v.span(), "unknown dtype \"" + name + "\"");
+  auto& d = error("E0217", v.span(), "unknown dtype \"" + name + "\"");
+  // A vector dtype is suggested with its lanes ("flaot32x4" -> "float32x4").
+  size_t x = name.rfind('x');
+  std::string lanes;
+  if (x != std::string::npos && x + 1 < name.size() &&
+      name.find_first_not_of("0123456789", x + 1) == std::string::npos)
+    lanes = name.substr(x);
+  std::string best =
+      ir::closest_match(name.substr(0, name.size() - lanes.size()), DataType::scalar_names());
+  if (!best.empty()) d.note("did you mean \"" + best + lanes + "\"?");
   return std::nullopt;
 }
 

@@ -237,7 +237,12 @@ class FunctionParser {
         return;
       case NodeKind::kForStatement:
       case NodeKind::kWhileStatement:
-        fe_.error(codes::kStatement, s, "loops are not supported in Relax functions");
+        fe_.error(codes::kStatement, s, "loops are not supported in Relax functions")
+            .note(
+                "Relax has no loops: write the loop as a recursive function, a local "
+                "@R.function that calls itself in one branch of an `if` (as "
+                "examples/while_loop.relax does); see "
+                "docs/text-format.md#loops-as-recursive-functions");
         return;
       case NodeKind::kImportStatement:
       case NodeKind::kImportFromStatement:

@@ -1,6 +1,7 @@
 // Human messages for tree-sitter's ERROR and MISSING nodes: one diagnostic per error region,
 // worded from what was expected or found and where ("expected ':' after the function
 // signature", "unexpected indentation", "unterminated string literal").
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -160,6 +161,62 @@ void report_error_node(Node error, ir::DiagnosticBag& diags) {
   diags.error("E0101", first.span(), "unexpected `" + token + "`" + where);
 }
 
+// Typographic quotes, as text pasted from a document or a web page has them where TVMScript
+// needs straight ones.
+struct CurlyQuote {
+  std::string_view utf8;
+  char straight;
+};
+const CurlyQuote kCurlyQuotes[] = {
+    {"\xE2\x80\x9C", '"'}, {"\xE2\x80\x9D", '"'}, {"\xE2\x80\x98", '\''}, {"\xE2\x80\x99", '\''}};
+
+// When the lines of an error region hold curly quotes: a note saying so, and a fix (unsafe: a
+// quote inside a string would change too) straightening them.
+// `noted_up_to`: the end of the last line range noted, so that the errors of one line (each
+// curly quote may be one) get one note and one fix.
+void note_curly_quotes(const SyntaxTree& tree, Node error, ir::Diagnostic& d, size_t& noted_up_to) {
+  const std::string& text = tree.text();
+  size_t begin = std::min<size_t>(error.start(), text.size());
+  size_t end = std::min<size_t>(error.end(), text.size());
+  size_t line_begin = text.rfind('\n', begin == 0 ? 0 : begin - 1);
+  line_begin = line_begin == std::string::npos || begin == 0 ? 0 : line_begin + 1;
+  size_t line_end = text.find('\n', end);
+  if (line_end == std::string::npos) line_end = text.size();
+  size_t first = std::string::npos, last = 0;
+  for (size_t i = line_begin; i < line_end; ++i) {
+    for (const CurlyQuote& q : kCurlyQuotes) {
+      if (std::string_view(text).substr(i, q.utf8.size()) == q.utf8) {
+        if (first == std::string::npos) first = i;
+        last = i + q.utf8.size();
+      }
+    }
+  }
+  if (first == std::string::npos || first < noted_up_to) return;
+  noted_up_to = line_end;
+  std::string straightened;
+  for (size_t i = first; i < last;) {
+    bool replaced = false;
+    for (const CurlyQuote& q : kCurlyQuotes) {
+      if (std::string_view(text).substr(i, q.utf8.size()) == q.utf8) {
+        straightened.push_back(q.straight);
+        i += q.utf8.size();
+        replaced = true;
+        break;
+      }
+    }
+    if (!replaced) straightened.push_back(text[i++]);
+  }
+  d.note(
+      "\xE2\x80\x9C \xE2\x80\x9D \xE2\x80\x98 \xE2\x80\x99 are typographic quotes (text pasted "
+      "from a "
+      "document or a web page?): TVMScript strings are written with straight quotes, \" or '");
+  uint32_t base = tree.base();
+  d.with_fix("use straight quotes",
+             ir::Span{tree.file(), static_cast<uint32_t>(first + base),
+                      static_cast<uint32_t>(last + base)},
+             straightened, ir::FixSafety::kUnsafe);
+}
+
 }  // namespace
 
 void report_syntax_errors(const SyntaxTree& tree, ir::DiagnosticBag& diags) {
@@ -168,11 +225,15 @@ void report_syntax_errors(const SyntaxTree& tree, ir::DiagnosticBag& diags) {
   // Depth-first, in source order, remembering each node's parent (tree-sitter's own parent
   // lookup is unreliable for zero-width MISSING nodes).
   std::vector<std::pair<Node, Node>> stack{{root, Node()}};
+  size_t curly_noted_up_to = 0;
   while (!stack.empty()) {
     auto [node, parent] = stack.back();
     stack.pop_back();
     if (node.is_error()) {
+      size_t before = diags.size();
       report_error_node(node, diags);
+      if (diags.size() > before)
+        note_curly_quotes(tree, node, diags.items().back(), curly_noted_up_to);
       continue;
     }
     if (node.is_missing()) {

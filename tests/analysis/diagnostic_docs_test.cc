@@ -176,6 +176,7 @@ TEST_CASE("docs/diagnostics.md documents no code the sources do not use") {
   fs::path page = test::source_dir() / "docs" / "diagnostics.md";
   REQUIRE(fs::exists(page));
   for (const auto& d : analysis::parse_code_docs(test::read_file(page), "docs/diagnostics.md")) {
+    if (d.from_table) continue;  // the lint rule table repeats the headings' codes
     INFO(d.code);
     CHECK(used.count(d.code));
     CHECK_FALSE(d.title.empty());
@@ -232,4 +233,119 @@ TEST_CASE("the lint rule table matches the registry") {
     REQUIRE(doc != nullptr);
     CHECK_FALSE(doc->fix.empty());
   }
+}
+
+namespace {
+
+// The anchors of a Markdown page's headings (outside code blocks), as GitHub numbers them.
+std::set<std::string> page_anchors(const fs::path& page) {
+  std::set<std::string> out;
+  analysis::HeadingAnchors anchors;
+  bool fence = false;
+  std::string text = test::read_file(page);
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t nl = text.find('\n', start);
+    if (nl == std::string::npos) nl = text.size();
+    std::string line = text.substr(start, nl - start);
+    start = nl + 1;
+    if (line.rfind("```", 0) == 0) fence = !fence;
+    if (fence || line.empty() || line[0] != '#') continue;
+    size_t level = line.find_first_not_of('#');
+    if (level == std::string::npos || line[level] != ' ') continue;
+    out.insert(anchors.add(line.substr(level)));
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("every link to a heading in the docs names an anchor GitHub renders") {
+  fs::path root = test::source_dir();
+  std::vector<fs::path> pages = doc_pages();
+  for (const auto& p : test::list_files(root / "docs", ".md")) {
+    if (std::find(pages.begin(), pages.end(), p) == pages.end()) pages.push_back(p);
+  }
+  pages.push_back(root / "README.md");
+  static const std::regex link(R"(\]\(([^)\s#]*)#([^)\s]+)\))");
+  size_t checked = 0;
+  for (const auto& page : pages) {
+    std::string text = test::read_file(page);
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), link);
+         it != std::sregex_iterator(); ++it) {
+      std::string target = (*it)[1], anchor = (*it)[2];
+      if (target.find("://") != std::string::npos) continue;
+      fs::path linked = target.empty() ? page : (page.parent_path() / target).lexically_normal();
+      INFO(fs::relative(page, root).string() << ": " << target << "#" << anchor);
+      REQUIRE(fs::exists(linked));
+      CHECK(page_anchors(linked).count(anchor));
+      ++checked;
+    }
+  }
+  CHECK(checked > 10);
+}
+
+TEST_CASE("every docs link in the sources' messages names an anchor GitHub renders") {
+  fs::path root = test::source_dir();
+  static const std::regex link(R"((docs/[A-Za-z0-9_/.-]+\.md)#([a-z0-9_-]+))");
+  size_t checked = 0;
+  for (const char* dir : {"ir", "syntax", "analysis", "compiler", "cli"}) {
+    for (const char* ext : {".h", ".cc"}) {
+      for (const auto& path : test::list_files(root / dir, ext)) {
+        for (const auto& lit : string_literals(test::read_file(path))) {
+          for (auto it = std::sregex_iterator(lit.text.begin(), lit.text.end(), link);
+               it != std::sregex_iterator(); ++it) {
+            INFO(fs::relative(path, root).string() << ":" << lit.line << ": " << (*it)[0]);
+            REQUIRE(fs::exists(root / std::string((*it)[1])));
+            CHECK(page_anchors(root / std::string((*it)[1])).count((*it)[2]));
+            ++checked;
+          }
+        }
+      }
+    }
+  }
+  CHECK(checked >= 2);
+}
+
+TEST_CASE("the catalogue's anchor and text of every code match its page") {
+  fs::path root = test::source_dir();
+  for (const analysis::CodeDoc& doc : analysis::all_code_docs()) {
+    INFO(doc.code << " " << doc.page << "#" << doc.anchor);
+    REQUIRE(fs::exists(root / doc.page));
+    CHECK(page_anchors(root / doc.page).count(doc.anchor));
+    std::string page = test::read_file(root / doc.page);
+    // The text `relax explain` prints is on the page as it is, up to its table's rows.
+    if (doc.from_table) {
+      CHECK(doc.text.rfind("| ", 0) == 0);
+      size_t row = doc.text.rfind("\n| " + doc.code);
+      REQUIRE(row != std::string::npos);
+      CHECK(page.find(doc.text.substr(row + 1)) != std::string::npos);
+    } else {
+      CHECK(doc.text.rfind("#", 0) == 0);
+      CHECK(doc.text.find(doc.code) < doc.text.find('\n'));
+      CHECK(page.find(doc.text) != std::string::npos);
+      // The anchor is the heading's, code first (SARIF helpUri links to it).
+      CHECK(doc.anchor.rfind(
+                std::string(1, static_cast<char>(std::tolower(doc.code[0]))) + doc.code.substr(1),
+                0) == 0);
+    }
+  }
+}
+
+TEST_CASE("the control-flow examples of docs/text-format.md check clean") {
+  std::string text = test::read_file(test::source_dir() / "docs" / "text-format.md");
+  size_t start = text.find("## Control flow");
+  REQUIRE(start != std::string::npos);
+  size_t examples = 0;
+  for (size_t open = text.find("```python\n", start); open != std::string::npos;
+       open = text.find("```python\n", open + 1)) {
+    size_t body = open + 10;
+    size_t close = text.find("```", body);
+    REQUIRE(close != std::string::npos);
+    auto result = analysis::check_text(text.substr(body, close - body), "example.relax");
+    for (const auto& d : result.diagnostics) UNSCOPED_INFO(d.code << ": " << d.message);
+    CHECK(result.diagnostics.empty());
+    ++examples;
+  }
+  CHECK(examples == 2);
 }

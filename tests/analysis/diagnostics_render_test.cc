@@ -334,6 +334,21 @@ TEST_CASE("catalogue: codes documented in Markdown") {
   CHECK(docs[3].title == "metadata");
   CHECK(analysis::heading_anchor("W1005: redundant match_cast") == "w1005-redundant-match_cast");
   CHECK(analysis::heading_anchor("E0208: `/` on integers") == "e0208--on-integers");
+  // GitHub drops punctuation beyond ASCII too: an em dash leaves its two spaces.
+  CHECK(analysis::heading_anchor("E0700 \xE2\x80\x94 a thread binding on a CPU target") ==
+        "e0700--a-thread-binding-on-a-cpu-target");
+  CHECK(analysis::heading_anchor("Compiler diagnostics (E0700\xE2\x80\x93" "E0799)") ==
+        "compiler-diagnostics-e0700e0799");
+  CHECK(analysis::heading_anchor("`W1001` \xE2\x80\x94 *unused* [binding](x.md#y)") ==
+        "w1001--unused-binding");
+  // Letters beyond ASCII stay, in lower case.
+  CHECK(analysis::heading_anchor("\xC3\x89t\xC3\xA9 \xC2\xA7 1.9") == "\xC3\xA9t\xC3\xA9--19");
+  // Repeated headings are numbered.
+  analysis::HeadingAnchors anchors;
+  CHECK(anchors.add("Example") == "example");
+  CHECK(anchors.add("Example") == "example-1");
+  CHECK(anchors.add("Example-1") == "example-1-1");
+  CHECK(anchors.add("Example") == "example-2");
   CHECK(analysis::is_diagnostic_code("W1001"));
   CHECK_FALSE(analysis::is_diagnostic_code("X1001"));
   CHECK_FALSE(analysis::is_diagnostic_code("W100"));
