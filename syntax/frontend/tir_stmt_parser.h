@@ -63,6 +63,7 @@ class StmtParser {
   void parse_annotated(Node stmt, Node left, StmtSink& sink);
   void parse_store(Node left, const Value& value, Node value_node, StmtSink& sink);
   void bind_value(const std::string& name, const Value& value, Node at, StmtSink& sink);
+  void bind_meta_var(Node left, const std::vector<Node>& targets, Node call_node);
   void parse_for(Node stmt, StmtSink& sink);
   void parse_while(Node stmt, StmtSink& sink);
   void parse_if(Node cond_node, Node consequence, Node alternatives_owner, size_t alt_index,
