@@ -238,27 +238,36 @@ bool takes_no_keywords(std::string_view name) {
          name == "tvm_warp_activemask";
 }
 
-Value intrinsic_call(Frontend& fe, const CallArgs& call, const TirOpInfo& op) {
+// The positional arguments of a call whose result dtype is an argument, with a `dtype=` keyword
+// moved to the front (TVMScript's _dtype_forward: `T.reinterpret(x, dtype="int32")`) or, when
+// `last`, the end (tvm_struct_get's last parameter). Other keywords are E0214.
+std::optional<std::vector<Value>> forward_dtype_keyword(Frontend& fe, const CallArgs& call,
+                                                        bool dtype_positional, bool last) {
   std::vector<Value> values = call.args;
-  bool dtype_positional =
-      op.rule == TirDtypeRule::kDtypeFirst || op.rule == TirDtypeRule::kDtypeLast;
   bool dtype_seen = false;
   for (size_t i = 0; i < call.kwargs.size(); ++i) {
-    // `T.reinterpret(x, dtype="int32")`: the result dtype as a keyword (TVMScript moves it first;
-    // tvm_struct_get takes it as its last parameter).
     if (dtype_positional && call.kwargs[i].first == "dtype" && !dtype_seen) {
       dtype_seen = true;
-      if (op.rule == TirDtypeRule::kDtypeFirst)
-        values.insert(values.begin(), call.kwargs[i].second);
-      else
+      if (last)
         values.push_back(call.kwargs[i].second);
+      else
+        values.insert(values.begin(), call.kwargs[i].second);
       continue;
     }
     fe.error("E0214", call.kwarg_nodes[i],
              "`" + call.name + "` takes no keyword arguments" +
                  (dtype_positional ? " other than `dtype=`" : ""));
-    return error_of(call);
+    return std::nullopt;
   }
+  return values;
+}
+
+Value intrinsic_call(Frontend& fe, const CallArgs& call, const TirOpInfo& op) {
+  auto forwarded = forward_dtype_keyword(
+      fe, call, op.rule == TirDtypeRule::kDtypeFirst || op.rule == TirDtypeRule::kDtypeLast,
+      op.rule == TirDtypeRule::kDtypeLast);
+  if (!forwarded) return error_of(call);
+  std::vector<Value> values = std::move(*forwarded);
   std::optional<DataType> result;
   if (op.rule == TirDtypeRule::kDtypeFirst || op.rule == TirDtypeRule::kDtypeLast) {
     if (values.empty()) {
@@ -363,16 +372,18 @@ Value intrinsic_call(Frontend& fe, const CallArgs& call, const TirOpInfo& op) {
 
 // T.call_intrin(dtype, op_name, *args): a call of any op by its TVM name.
 Value call_intrin(Frontend& fe, const CallArgs& call) {
-  if (call.args.size() < 2) {
+  auto values = forward_dtype_keyword(fe, call, true, false);
+  if (!values) return error_of(call);
+  if (values->size() < 2) {
     fe.error("E0215", call.node, "`T.call_intrin` needs a dtype and an op name");
     return error_of(call);
   }
-  auto t = fe.to_dtype(call.args[0]);
-  auto name = fe.to_string(call.args[1]);
+  auto t = fe.to_dtype((*values)[0]);
+  auto name = fe.to_string((*values)[1]);
   if (!t || !name) return error_of(call);
   std::vector<Ref<PrimExpr>> args;
-  for (size_t i = 2; i < call.args.size(); ++i) {
-    args.push_back(call_arg(fe, call.args[i]));
+  for (size_t i = 2; i < values->size(); ++i) {
+    args.push_back(call_arg(fe, (*values)[i]));
     if (!args.back()) return error_of(call);
   }
   std::string op = name->starts_with("tir.") ? *name : "tir." + *name;

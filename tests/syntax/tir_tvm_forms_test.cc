@@ -91,6 +91,7 @@ def f(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32"), C: T.Buffer((4
             C[vi] = T.if_then_else(vi > 2, 1, 0, dtype="int32") + T.reinterpret(A[vi], dtype="int32") + T.floordiv(C[vi], 2, dtype="int32")
     for i in range(4):
         C[i] = T.call_extern("f", A[i], dtype="int32") + T.tvm_struct_get(A.data, 0, 1, dtype="int32")
+        A[i] = T.call_intrin("tir.exp", A[i], dtype="float32")
 )";
   Parsed p = parse(text);
   CHECK(p.diags.empty());
@@ -107,7 +108,8 @@ def f(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32"), C: T.Buffer((4
             B[vi] = T.exp(A[vi]) + T.log(A[vi]) + T.rsqrt(A[vi]) + T.round(A[vi])
             C[vi] = T.if_then_else(vi > 2, 1, 0) + T.reinterpret("int32", A[vi]) + C[vi] // 2
     for i in range(4):
-        C[i] = T.call_extern("int32", "f", A[i]) + T.tvm_struct_get(A.data, 0, 1, "int32"))");
+        C[i] = T.call_extern("int32", "f", A[i]) + T.tvm_struct_get(A.data, 0, 1, "int32")
+        A[i] = T.exp(A[i]))");
 }
 
 TEST_CASE("a dropped dtype= that is not the result's type is a warning") {
@@ -127,9 +129,10 @@ def f(A: T.Buffer((4,), "float32")):
 def f(A: T.Buffer((4,), "float32")):
     A[0] = T.exp(A[0], scale=2)
     T.tvm_storage_sync("shared", dtype="int32")
+    A[1] = T.call_intrin("float32", "tir.exp", A[1], fast=True)
 )");
-  CHECK(bad.diags.error_count() == 2);
-  CHECK(find_code(bad.diags, "E0214"));
+  CHECK(bad.diags.error_count() == 3);
+  for (const auto& d : bad.diags.items()) CHECK(d.code == "E0214");
 }
 
 TEST_CASE("loop variables bound to one name and star-unpacked shapes") {
