@@ -294,33 +294,6 @@ void StmtParser::bind_value(const std::string& name, const Value& value, Node at
   fe_.define(name, value);
 }
 
-// `n = T.meta_var(v)`: the name stands for the value itself while parsing (a Python number
-// stays one, an expression is inlined at each use); no let binding is made. A sequence unpacks
-// into several names.
-void StmtParser::bind_meta_var(Node left, const std::vector<Node>& targets, Node call_node) {
-  CallArgs call;
-  call.name = "T.meta_var";
-  auto poison = [&] {
-    for (Node t : targets) fe_.poison(std::string(t.text()));
-  };
-  if (!eval_call(call_node, call)) return poison();
-  ArgBinder args(fe_, call, {"value"});
-  if (!args.ok()) return poison();
-  const Value& value = *args.get("value");
-  if (targets.size() == 1 && left.kind() == NodeKind::kIdentifier) {
-    fe_.define(std::string(targets[0].text()), value);
-    return;
-  }
-  if (!value.is_sequence() || value.items().size() != targets.size()) {
-    fe_.error(
-        "E0604", call_node,
-        "cannot unpack " + value.describe() + " into " + std::to_string(targets.size()) + " names");
-    return poison();
-  }
-  for (size_t i = 0; i < targets.size(); ++i)
-    fe_.define(std::string(targets[i].text()), value.items()[i]);
-}
-
 void StmtParser::parse_assignment(Node stmt, StmtSink& sink) {
   Node left = stmt.field(Field::kLeft);
   Node right = unparen(stmt.field(Field::kRight));

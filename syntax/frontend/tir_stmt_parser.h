@@ -63,7 +63,6 @@ class StmtParser {
   void parse_annotated(Node stmt, Node left, StmtSink& sink);
   void parse_store(Node left, const Value& value, Node value_node, StmtSink& sink);
   void bind_value(const std::string& name, const Value& value, Node at, StmtSink& sink);
-  void bind_meta_var(Node left, const std::vector<Node>& targets, Node call_node);
   void parse_for(Node stmt, StmtSink& sink);
   void parse_while(Node stmt, StmtSink& sink);
   void parse_if(Node cond_node, Node consequence, Node alternatives_owner, size_t alt_index,
@@ -85,6 +84,7 @@ class StmtParser {
   void thread_builtin(const std::string& name, const CallArgs& call,
                       const std::vector<Node>& targets, StmtSink& sink, Node with_body = Node());
   Ref<Stmt> attr_stmt(const CallArgs& call, Ref<Stmt> body, bool& ok);
+  void bind_meta_var(Node left, const std::vector<Node>& targets, Node call_node);
 
   // --- Helpers ---
   // The canonical builtin name a callee denotes (`T.reads`, `range`), without evaluating
