@@ -12,7 +12,7 @@ namespace {
 std::vector<codegen::KernelSource> kernel_sources(const PrimFuncList& funcs) {
   std::vector<codegen::KernelSource> sources;
   sources.reserve(funcs.size());
-  for (const auto& [name, func] : funcs) sources.push_back({name, func});
+  for (const auto& [name, func] : funcs) sources.push_back({name, func, name});
   return sources;
 }
 

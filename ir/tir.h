@@ -173,7 +173,8 @@ class Let : public PrimExpr {
 };
 
 // A call of a TIR intrinsic or builtin, named as TVM names its op: "tir.exp",
-// "tir.if_then_else", "tir.call_extern", "tir.tvm_access_ptr", ... `dtype` is the result type.
+// "tir.if_then_else", "tir.call_extern", "tir.tvm_access_ptr", ...; or of another function of
+// the module, "@name" (`Module.name(...)`). `dtype` is the result type.
 class Call : public PrimExpr {
  public:
   Call(DataType t, std::string o, std::vector<Ref<PrimExpr>> a)

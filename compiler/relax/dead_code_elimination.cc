@@ -3,14 +3,15 @@
 // pure op), repeating until nothing changes, and removes private Relax functions that no public
 // function reaches. Leaves alone: match_cast bindings (they are run-time checks), calls of
 // module functions, extern functions and impure ops (which may have effects), the function's
-// result, public functions, prim_funcs that something calls. On a lowered module: kills, packed
-// calls and kernel calls (destination-passing) are effects and stay, and a kill is a use, so the
-// allocation it kills stays with it.
+// result, public functions, prim_funcs that something calls (a Relax function or a reached
+// prim_func). On a lowered module: kills, packed calls and kernel calls (destination-passing) are
+// effects and stay, and a kill is a use, so the allocation it kills stays with it.
 #include <unordered_set>
 
 #include "analysis/ops/op_registry.h"
 #include "compiler/relax/pass_util.h"
 #include "compiler/relax/passes.h"
+#include "compiler/tir/util.h"
 #include "ir/visitor.h"
 
 namespace relax::compiler::relax_passes {
@@ -90,6 +91,10 @@ Pass dead_code_elimination_pass() {
         GlobalRefs refs;
         refs.visit(f);
         work.insert(work.end(), refs.names.begin(), refs.names.end());
+      } else if (auto pf = as_prim_func(out->lookup(name))) {
+        // prim_funcs may call other prim_funcs of the module (`Module.f(A.data)`).
+        auto callees = compiler::tir::called_functions(pf->body);
+        work.insert(work.end(), callees.begin(), callees.end());
       }
     }
     // Relax functions and prim_funcs nothing reaches are dropped; extern functions are kept.

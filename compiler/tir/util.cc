@@ -262,6 +262,21 @@ std::vector<Ref<Var>> used_vars(const Ref<Stmt>& s) {
   return std::move(c.vars);
 }
 
+std::vector<std::string> called_functions(const Ref<Stmt>& s) {
+  struct Collector : irt::Visitor {
+    std::vector<std::string> names;
+    void visit_call(const Ref<irt::Call>& call) override {
+      if (call->op.starts_with("@")) {
+        std::string name = call->op.substr(1);
+        if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+      }
+      irt::Visitor::visit_call(call);
+    }
+  } c;
+  c.visit_stmt(s);
+  return std::move(c.names);
+}
+
 int64_t attr_int(const ir::Attrs& attrs, std::string_view key, int64_t fallback) {
   ir::ObjectRef v = attrs.find(key);
   if (!v) return fallback;

@@ -70,6 +70,10 @@ bool uses_any(const Ref<PrimExpr>& e, const std::function<bool(const Var*)>& pre
 // the buffers it accesses), in first-use order, including ones it defines itself.
 std::vector<Ref<Var>> used_vars(const Ref<Stmt>& s);
 
+// The module functions a statement calls (`Module.f(...)`, a Call whose op is "@f"), by member
+// name, in first-call order without repeats.
+std::vector<std::string> called_functions(const Ref<Stmt>& s);
+
 // The value of a PrimFunc attribute as an integer (IntValue, BoolValue or IntImm), or fallback.
 int64_t attr_int(const ir::Attrs& attrs, std::string_view key, int64_t fallback);
 

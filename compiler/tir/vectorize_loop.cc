@@ -256,8 +256,9 @@ class Vectorizer {
     }
     if (failed) return c;
     if (!vec) {
-      if (c->op == "tir.call_extern" || c->op == "tir.call_llvm_intrin") {
-        failed = true;  // may have side effects: must run once per lane
+      if (c->op == "tir.call_extern" || c->op == "tir.call_llvm_intrin" || c->op == "tir.ret" ||
+          c->op.starts_with("@")) {
+        failed = true;  // may have side effects (or return): must run once per lane
         return c;
       }
       return changed ? make<irt::Call>(c->dtype, c->op, std::move(args)) : Ref<PrimExpr>(c);

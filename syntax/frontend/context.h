@@ -152,6 +152,12 @@ class Frontend {
   // Items of a tuple or list value; reports when `v` is not a sequence.
   std::optional<std::vector<Value>> to_sequence(const Value& v, std::string_view what);
 
+  // Variables made with a name by `T.Var("n", "int64")` that no assignment has bound yet: in a
+  // prim_func the first assignment names them (TVMScript's IRBuilder.name), as it names the
+  // unnamed `T.int64()`. True (and forgets it) when `var` is one.
+  void add_unbound_var(const ir::ObjectRef& var) { unbound_vars_.emplace(var.get(), var); }
+  bool take_unbound_var(const ir::Object* var) { return unbound_vars_.erase(var) > 0; }
+
   // --- State the dialect parsers share ---------------------------------------------------------
   ir::Ref<ir::IRModule> module;  // the module being built
   std::string module_name = "Module";
@@ -173,6 +179,7 @@ class Frontend {
   ir::DiagnosticBag& diags_;
   std::vector<Scope> scopes_;
   std::unordered_map<std::string, Builtin> builtins_;
+  std::unordered_map<const ir::Object*, ir::ObjectRef> unbound_vars_;  // held: keys stay unique
   // Trees of embedded expressions (string dims): values may point into them.
   std::vector<std::unique_ptr<SyntaxTree>> embedded_trees_;
 };

@@ -93,6 +93,31 @@ Value call_dtype_constructor(Frontend& fe, const CallArgs& call, DataType dtype)
   return Value::object(prim_cast(dtype, e, span), span);
 }
 
+Builtin dropping_dtype_keyword(Builtin inner) {
+  return [inner = std::move(inner)](Frontend& fe, const CallArgs& call) -> Value {
+    size_t at = call.kwargs.size();
+    for (size_t i = 0; i < call.kwargs.size(); ++i) {
+      if (call.kwargs[i].first == "dtype") {
+        at = i;
+        break;
+      }
+    }
+    if (at == call.kwargs.size()) return inner(fe, call);
+    CallArgs rest = call;
+    rest.kwargs.erase(rest.kwargs.begin() + static_cast<std::ptrdiff_t>(at));
+    rest.kwarg_nodes.erase(rest.kwarg_nodes.begin() + static_cast<std::ptrdiff_t>(at));
+    auto dtype = fe.to_dtype(call.kwargs[at].second);
+    Value out = inner(fe, rest);
+    if (!dtype) return Value::error(call.span());
+    if (auto e = out.as<PrimExpr>(); e && e->dtype != *dtype) {
+      fe.warning("W0602", call.kwarg_nodes[at].span(),
+                 "`" + call.name + "` ignores `dtype=\"" + dtype->str() +
+                     "\"` (TVMScript drops it); the result is " + e->dtype.str());
+    }
+    return out;
+  };
+}
+
 namespace {
 
 using Handler = Value (*)(Frontend&, const CallArgs&);
@@ -213,17 +238,33 @@ void register_prim_builtins(Frontend& fe) {
       return call_dtype_constructor(fe, call, *dtype_of_constructor(full));
     });
   }
+  // T.Var(name, dtype) and T.SizeVar(name, dtype): a variable with its name given.
+  for (bool size_var : {false, true}) {
+    fe.register_builtin(size_var ? "T.SizeVar" : "T.Var",
+                        [size_var](Frontend& fe, const CallArgs& call) -> Value {
+                          ArgBinder args(fe, call, {"name", "dtype"});
+                          if (!args.ok()) return Value::error(call.span());
+                          auto name = fe.to_string(*args.get("name"));
+                          auto dtype = fe.to_dtype(*args.get("dtype"));
+                          if (!name || !dtype) return Value::error(call.span());
+                          auto var = make<Var>(*name, *dtype);
+                          var->is_size_var = size_var;
+                          var->span = call.span();
+                          fe.add_unbound_var(var);
+                          return Value::object(var, call.span());
+                        });
+  }
   fe.register_builtin("T.Cast",
                       [](Frontend& fe, const CallArgs& call) { return cast(fe, call, true); });
   fe.register_builtin("T.cast",
                       [](Frontend& fe, const CallArgs& call) { return cast(fe, call, false); });
   fe.register_builtin("T.max", folding_binary<ObjectKind::kMax>);
   fe.register_builtin("T.min", folding_binary<ObjectKind::kMin>);
-  fe.register_builtin("T.floordiv", folding_binary<ObjectKind::kFloorDiv>);
-  fe.register_builtin("T.floormod", folding_binary<ObjectKind::kFloorMod>);
-  fe.register_builtin("T.truncdiv", folding_binary<ObjectKind::kDiv>);
-  fe.register_builtin("T.truncmod", folding_binary<ObjectKind::kMod>);
-  fe.register_builtin("T.ceildiv", ceildiv);
+  fe.register_builtin("T.floordiv", dropping_dtype_keyword(folding_binary<ObjectKind::kFloorDiv>));
+  fe.register_builtin("T.floormod", dropping_dtype_keyword(folding_binary<ObjectKind::kFloorMod>));
+  fe.register_builtin("T.truncdiv", dropping_dtype_keyword(folding_binary<ObjectKind::kDiv>));
+  fe.register_builtin("T.truncmod", dropping_dtype_keyword(folding_binary<ObjectKind::kMod>));
+  fe.register_builtin("T.ceildiv", dropping_dtype_keyword(ceildiv));
   fe.register_builtin("T.Add", raw_binary<ObjectKind::kAdd>);
   fe.register_builtin("T.Sub", raw_binary<ObjectKind::kSub>);
   fe.register_builtin("T.Mul", raw_binary<ObjectKind::kMul>);
@@ -251,7 +292,9 @@ void register_prim_builtins(Frontend& fe) {
   fe.register_builtin("T.Select",
                       [](Frontend& fe, const CallArgs& call) { return select(fe, call, false); });
   fe.register_builtin("T.if_then_else",
-                      [](Frontend& fe, const CallArgs& call) { return select(fe, call, true); });
+                      dropping_dtype_keyword([](Frontend& fe, const CallArgs& call) {
+                        return select(fe, call, true);
+                      }));
 }
 
 }  // namespace relax::syntax

@@ -20,4 +20,9 @@ std::optional<ir::DataType> dtype_of_constructor(std::string_view builtin_name);
 // Calls the dtype constructor `T.<dtype>` (used for names not registered one by one).
 Value call_dtype_constructor(Frontend& fe, const CallArgs& call, ir::DataType dtype);
 
+// TVMScript's intrinsic wrappers (`T.exp`, `T.if_then_else`, `T.floordiv`, ...) accept and drop
+// a `dtype=` keyword: the result type follows the arguments. Wraps `inner` the same way,
+// warning (W0602) when the dropped dtype is not the type of the result.
+Builtin dropping_dtype_keyword(Builtin inner);
+
 }  // namespace relax::syntax

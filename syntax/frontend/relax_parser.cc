@@ -469,8 +469,16 @@ class FunctionParser {
       fe_.poison(name);
       return;
     }
-    // `n = T.int64()`: a symbolic variable declaration.
-    if (auto tv = rhs.as<ir::tir::Var>(); tv && tv->name.empty()) {
+    // `n = T.int64()` or `n = T.Var("n", "int64")`: a symbolic variable declaration.
+    if (auto tv = rhs.as<ir::tir::Var>();
+        tv && (tv->name.empty() || fe_.take_unbound_var(tv.get()))) {
+      if (!tv->name.empty() && tv->name != name) {
+        fe_.error(codes::kSymbolic, name_node,
+                  "a variable made by T.Var(\"" + tv->name +
+                      "\", ...) must be bound to the name `" + tv->name + "`, not `" + name + "`");
+        fe_.poison(name);
+        return;
+      }
       declare_symbolic(name, tv, name_node);
       return;
     }

@@ -43,7 +43,10 @@ Value buffer_getitem(Frontend& fe, const CallArgs& call) {
   auto buffer = call.args[0].as<Buffer>();
   std::vector<Value> indices(call.args.begin() + 1, call.args.end());
   std::vector<Node> nodes(call.arg_nodes.begin() + 1, call.arg_nodes.end());
-  // Slices with a symbolic extent and no step make a region (`A[0:n]` in T.reads).
+  // Without steps, slices make a region as TVMScript's Buffer.__getitem__ does: the extent is
+  // `stop - start` in their common type, other indices have extent 1. With a symbolic extent
+  // the subscript is only a region (`A[0:n]` in T.reads); with constant extents it is also a
+  // load of vectors (`B[0:4] = A[0:4]`).
   std::vector<Value> flat;
   for (const Value& v : indices) {
     if (v.is_tuple())
@@ -51,19 +54,16 @@ Value buffer_getitem(Frontend& fe, const CallArgs& call) {
     else
       flat.push_back(v);
   }
-  bool region = false;
-  for (size_t i = 0; i < flat.size(); ++i) {
-    const Value& v = flat[i];
-    if (!v.is_slice() || !v.items()[2].is_none()) continue;
-    Ref<PrimExpr> start =
-        v.items()[0].is_none() ? Ref<PrimExpr>(int32(0)) : to_expr(fe, v.items()[0]);
-    Ref<PrimExpr> stop = v.items()[1].is_none()
-                             ? (i < buffer->shape.size() ? buffer->shape[i] : nullptr)
-                             : to_expr(fe, v.items()[1]);
-    if (!start || !stop) return error_of(call);
-    if (!as_const_int(simplify_extent(start, stop))) region = true;
+  bool stepless = false, symbolic = false;
+  for (const Value& v : flat) {
+    if (v.is_slice() && !v.items()[2].is_none()) {
+      stepless = false;
+      break;
+    }
+    stepless |= v.is_slice();
   }
-  if (region) {
+  Ref<BufferRegion> region;
+  if (stepless) {
     std::vector<Ref<Range>> ranges;
     for (size_t i = 0; i < flat.size(); ++i) {
       const Value& v = flat[i];
@@ -74,16 +74,19 @@ Value buffer_getitem(Frontend& fe, const CallArgs& call) {
                                  ? (i < buffer->shape.size() ? buffer->shape[i] : nullptr)
                                  : to_expr(fe, v.items()[1]);
         if (!start || !stop) return error_of(call);
-        ranges.push_back(make<Range>(start, simplify_extent(start, stop)));
+        Ref<PrimExpr> extent = simplify_extent(start, stop);
+        if (!extent) return error_of(call);
+        symbolic |= !as_const_int(extent);
+        ranges.push_back(make<Range>(start, extent));
       } else {
         Ref<PrimExpr> index = to_expr(fe, v);
         if (!index) return error_of(call);
         ranges.push_back(make<Range>(index, int_imm(index->dtype, 1)));
       }
     }
-    auto r = make<BufferRegion>(buffer, std::move(ranges));
-    r->span = call.span();
-    return Value::object(r, call.span());
+    region = make<BufferRegion>(buffer, std::move(ranges));
+    region->span = call.span();
+    if (symbolic) return Value::object(region, call.span());
   }
   auto idx = to_indices(fe, buffer, indices, nodes);
   if (!idx) return error_of(call);
@@ -97,6 +100,7 @@ Value buffer_getitem(Frontend& fe, const CallArgs& call) {
   DataType t = load_dtype(buffer, *idx);
   auto load = make<BufferLoad>(t, buffer, std::move(*idx));
   load->span = call.span();
+  if (region) return Value::sliced_load(load, region, call.span());
   return Value::object(load, call.span());
 }
 
@@ -227,12 +231,43 @@ void match_literals(const std::vector<Value>& values, std::vector<Ref<PrimExpr>>
   }
 }
 
-Value intrinsic_call(Frontend& fe, const CallArgs& call, const TirOpInfo& op) {
-  if (!call.kwargs.empty()) {
-    fe.error("E0214", call.kwarg_nodes[0], "`" + call.name + "` takes no keyword arguments");
-    return error_of(call);
-  }
+// Whether TVMScript's `T.<name>` is the bare TVM op rather than a wrapper that drops `dtype=`.
+bool takes_no_keywords(std::string_view name) {
+  return name == "tvm_storage_sync" || name == "tvm_warp_shuffle" ||
+         name == "tvm_warp_shuffle_up" || name == "tvm_warp_shuffle_down" ||
+         name == "tvm_warp_activemask";
+}
+
+// The positional arguments of a call whose result dtype is an argument, with a `dtype=` keyword
+// moved to the front (TVMScript's _dtype_forward: `T.reinterpret(x, dtype="int32")`) or, when
+// `last`, the end (tvm_struct_get's last parameter). Other keywords are E0214.
+std::optional<std::vector<Value>> forward_dtype_keyword(Frontend& fe, const CallArgs& call,
+                                                        bool dtype_positional, bool last) {
   std::vector<Value> values = call.args;
+  bool dtype_seen = false;
+  for (size_t i = 0; i < call.kwargs.size(); ++i) {
+    if (dtype_positional && call.kwargs[i].first == "dtype" && !dtype_seen) {
+      dtype_seen = true;
+      if (last)
+        values.push_back(call.kwargs[i].second);
+      else
+        values.insert(values.begin(), call.kwargs[i].second);
+      continue;
+    }
+    fe.error("E0214", call.kwarg_nodes[i],
+             "`" + call.name + "` takes no keyword arguments" +
+                 (dtype_positional ? " other than `dtype=`" : ""));
+    return std::nullopt;
+  }
+  return values;
+}
+
+Value intrinsic_call(Frontend& fe, const CallArgs& call, const TirOpInfo& op) {
+  auto forwarded = forward_dtype_keyword(
+      fe, call, op.rule == TirDtypeRule::kDtypeFirst || op.rule == TirDtypeRule::kDtypeLast,
+      op.rule == TirDtypeRule::kDtypeLast);
+  if (!forwarded) return error_of(call);
+  std::vector<Value> values = std::move(*forwarded);
   std::optional<DataType> result;
   if (op.rule == TirDtypeRule::kDtypeFirst || op.rule == TirDtypeRule::kDtypeLast) {
     if (values.empty()) {
@@ -337,16 +372,18 @@ Value intrinsic_call(Frontend& fe, const CallArgs& call, const TirOpInfo& op) {
 
 // T.call_intrin(dtype, op_name, *args): a call of any op by its TVM name.
 Value call_intrin(Frontend& fe, const CallArgs& call) {
-  if (call.args.size() < 2) {
+  auto values = forward_dtype_keyword(fe, call, true, false);
+  if (!values) return error_of(call);
+  if (values->size() < 2) {
     fe.error("E0215", call.node, "`T.call_intrin` needs a dtype and an op name");
     return error_of(call);
   }
-  auto t = fe.to_dtype(call.args[0]);
-  auto name = fe.to_string(call.args[1]);
+  auto t = fe.to_dtype((*values)[0]);
+  auto name = fe.to_string((*values)[1]);
   if (!t || !name) return error_of(call);
   std::vector<Ref<PrimExpr>> args;
-  for (size_t i = 2; i < call.args.size(); ++i) {
-    args.push_back(call_arg(fe, call.args[i]));
+  for (size_t i = 2; i < values->size(); ++i) {
+    args.push_back(call_arg(fe, (*values)[i]));
     if (!args.back()) return error_of(call);
   }
   std::string op = name->starts_with("tir.") ? *name : "tir." + *name;
@@ -417,7 +454,9 @@ std::optional<std::pair<int, Ref<PrimExpr>>> lanes_of(Frontend& fe, const Value&
     return std::make_pair(static_cast<int>(v.as_int()), Ref<PrimExpr>(int32(v.as_int())));
   Ref<PrimExpr> e = to_expr(fe, v);
   if (!e) return std::nullopt;
-  if (auto c = as_const_int(e)) return std::make_pair(static_cast<int>(*c), e);
+  // TVM keeps constant lanes as an int32, whatever the type they were written in.
+  if (auto c = as_const_int(e))
+    return std::make_pair(static_cast<int>(*c), Ref<PrimExpr>(int32(*c)));
   if (auto m = e.as_ptr<BinaryOp>(); m && m->kind() == ObjectKind::kMul) {
     auto vs = [](const Ref<PrimExpr>& x) {
       auto c = x.as_ptr<Call>();
@@ -441,6 +480,7 @@ Value ramp_builtin(Frontend& fe, const CallArgs& call) {
       sv.is_int() && base ? literal_like(sv.as_int(), base->dtype) : to_expr(fe, sv);
   auto lanes = lanes_of(fe, *args.get("lanes"));
   if (!base || !stride || !lanes) return error_of(call);
+  if (stride->dtype != base->dtype) stride = prim_cast(base->dtype, stride);
   auto r = make<Ramp>(base->dtype.with_lanes(lanes->first), base, stride, lanes->second);
   r->span = call.span();
   return Value::object(r, call.span());
@@ -774,7 +814,7 @@ void register_tir_builtins(Frontend& fe) {
   fe.register_builtin(
       "T.Ptr", [](Frontend& fe, const CallArgs& call) { return handle_ctor(fe, call, true); });
   fe.register_builtin("T.call_intrin", call_intrin);
-  fe.register_builtin("T.abs", abs_builtin);
+  fe.register_builtin("T.abs", dropping_dtype_keyword(abs_builtin));
   fe.register_builtin(
       "T.max_value", [](Frontend& fe, const CallArgs& call) { return limit_builtin(fe, call, 0); });
   fe.register_builtin(
@@ -796,6 +836,12 @@ void register_tir_builtins(Frontend& fe) {
   fe.register_builtin("T.reduce", reduce_builtin);
   fe.register_builtin("T.PrimExpr.astype", astype_builtin);
   // `x: T.let[T.int32] = e` (current spelling of a let annotation); the call form is a Let.
+  // Outside an assignment (which binds the value itself, tir_stmt.cc), a meta_var is its value.
+  fe.register_builtin("T.meta_var", [](Frontend& fe, const CallArgs& call) -> Value {
+    ArgBinder args(fe, call, {"value"});
+    if (!args.ok()) return error_of(call);
+    return *args.get("value");
+  });
   fe.register_builtin("T.let", [](Frontend& fe, const CallArgs& call) -> Value {
     if (call.is_subscript) {
       if (call.args.size() != 1) {
@@ -922,9 +968,13 @@ void register_tir_builtins(Frontend& fe) {
                            "mma_fill"}) {
     const TirOpInfo* op = find_tir_op_by_script_name(name);
     if (!op) continue;
-    fe.register_builtin(std::string("T.") + name, [op](Frontend& fe, const CallArgs& call) {
+    Builtin call = [op](Frontend& fe, const CallArgs& call) {
       return intrinsic_call(fe, call, *op);
-    });
+    };
+    bool wrapped = op->rule != TirDtypeRule::kDtypeFirst && op->rule != TirDtypeRule::kDtypeLast &&
+                   !takes_no_keywords(name);
+    fe.register_builtin(std::string("T.") + name,
+                        wrapped ? dropping_dtype_keyword(std::move(call)) : std::move(call));
   }
   // Statement-level builtins: the statement parser handles them before evaluation.
   for (const char* name :

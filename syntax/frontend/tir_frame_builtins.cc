@@ -1,7 +1,8 @@
 // Statement-level T.* builtins that act on the frames of the statement parser: block
 // signatures (T.axis.*, T.reads/T.writes, T.where, T.block_attr), function attributes, buffer
 // declarations (match_buffer, alloc_buffer, decl_buffer, allocate), threads (launch_thread,
-// env_thread) and the concise scoping builtins (T.attr, T.realize, T.LetStmt, T.Assert).
+// env_thread), the concise scoping builtins (T.attr, T.realize, T.LetStmt, T.Assert) and
+// T.meta_var bindings.
 #include <algorithm>
 
 #include "syntax/frontend/prim_ops.h"
@@ -614,6 +615,33 @@ void StmtParser::thread_builtin(const std::string& name, const CallArgs& call,
     return s;
   });
   if (!target.empty()) fe_.define(target, Value::object(iv->var));
+}
+
+// `n = T.meta_var(v)`: the name stands for the value itself while parsing (a Python number
+// stays one, an expression is inlined at each use); no let binding is made. A sequence unpacks
+// into several names.
+void StmtParser::bind_meta_var(Node left, const std::vector<Node>& targets, Node call_node) {
+  CallArgs call;
+  call.name = "T.meta_var";
+  auto poison = [&] {
+    for (Node t : targets) fe_.poison(std::string(t.text()));
+  };
+  if (!eval_call(call_node, call)) return poison();
+  ArgBinder args(fe_, call, {"value"});
+  if (!args.ok()) return poison();
+  const Value& value = *args.get("value");
+  if (targets.size() == 1 && left.kind() == NodeKind::kIdentifier) {
+    fe_.define(std::string(targets[0].text()), value);
+    return;
+  }
+  if (!value.is_sequence() || value.items().size() != targets.size()) {
+    fe_.error(
+        "E0604", call_node,
+        "cannot unpack " + value.describe() + " into " + std::to_string(targets.size()) + " names");
+    return poison();
+  }
+  for (size_t i = 0; i < targets.size(); ++i)
+    fe_.define(std::string(targets[i].text()), value.items()[i]);
 }
 
 }  // namespace relax::syntax::tirfe

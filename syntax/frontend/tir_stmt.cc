@@ -255,7 +255,8 @@ void StmtParser::bind_value(const std::string& name, const Value& value, Node at
     fe_.define(name, value);
     return;
   }
-  if (auto var = value.as<Var>(); var && var->name.empty()) {
+  // A fresh variable (`T.int64()`, or `T.Var("n", "int64")` not yet bound) takes the name.
+  if (auto var = value.as<Var>(); var && (var->name.empty() || fe_.take_unbound_var(var.get()))) {
     var->name = name;
     if (!var->span.is_known()) var->span = at.span();
     fe_.define(name, value);
@@ -327,6 +328,10 @@ void StmtParser::parse_assignment(Node stmt, StmtSink& sink) {
         return;
       }
       frame_builtin(name, call, targets, sink);
+      return;
+    }
+    if (name == "T.meta_var") {
+      bind_meta_var(left, targets, right);
       return;
     }
   }
@@ -696,7 +701,10 @@ void StmtParser::parse_for(Node stmt, StmtSink& sink) {
     }
     loops.push_back(spec);
   }
-  if (targets.size() != loops.size()) {
+  // `for iters in T.grid(4, 8)`: one name holds all the loop variables, which TVMScript names
+  // iters_0, iters_1, ...
+  bool as_tuple = targets.size() == 1 && left.kind() == NodeKind::kIdentifier && loops.size() > 1;
+  if (!as_tuple && targets.size() != loops.size()) {
     fe_.error("E0604", left,
               "the loop defines " + std::to_string(loops.size()) + " variable" +
                   (loops.size() == 1 ? "" : "s") + " but " + std::to_string(targets.size()) +
@@ -708,12 +716,20 @@ void StmtParser::parse_for(Node stmt, StmtSink& sink) {
   {
     Frontend::ScopeGuard scope(fe_);
     size_t saved = loops_.size();
+    std::vector<Value> tuple;
     for (size_t i = 0; i < loops.size(); ++i) {
-      loops[i].var->name = std::string(targets[i].text());
-      loops[i].var->span = targets[i].span();
-      fe_.define(loops[i].var->name, Value::object(loops[i].var, targets[i].span()));
+      Node target = targets[as_tuple ? 0 : i];
+      loops[i].var->name = std::string(target.text());
+      if (as_tuple) loops[i].var->name += "_" + std::to_string(i);
+      loops[i].var->span = target.span();
+      Value var = Value::object(loops[i].var, target.span());
+      if (as_tuple)
+        tuple.push_back(var);
+      else
+        fe_.define(loops[i].var->name, var);
       loops_.emplace_back(loops[i].var.get(), make<Range>(loops[i].min, loops[i].extent));
     }
+    if (as_tuple) fe_.define(std::string(targets[0].text()), Value::tuple(tuple, left.span()));
     parse_suite(stmt.field(Field::kBody), body_sink);
     loops_.resize(saved);
   }

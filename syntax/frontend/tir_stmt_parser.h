@@ -84,6 +84,7 @@ class StmtParser {
   void thread_builtin(const std::string& name, const CallArgs& call,
                       const std::vector<Node>& targets, StmtSink& sink, Node with_body = Node());
   Ref<Stmt> attr_stmt(const CallArgs& call, Ref<Stmt> body, bool& ok);
+  void bind_meta_var(Node left, const std::vector<Node>& targets, Node call_node);
 
   // --- Helpers ---
   // The canonical builtin name a callee denotes (`T.reads`, `range`), without evaluating

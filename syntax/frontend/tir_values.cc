@@ -122,6 +122,7 @@ Ref<PrimExpr> to_expr(Frontend& fe, const Value& v) {
 
 Ref<BufferRegion> to_region(Frontend& fe, const Value& v) {
   if (auto r = v.as<BufferRegion>()) return r;
+  if (auto r = v.slice_region().as<BufferRegion>()) return r;
   if (auto load = v.as<BufferLoad>()) {
     std::vector<Ref<Range>> ranges;
     for (const auto& index : load->indices) {
@@ -408,6 +409,8 @@ std::optional<std::vector<Ref<PrimExpr>>> to_indices(Frontend& fe, const Ref<Buf
       continue;
     }
     Ref<PrimExpr> stride = int_imm(start->dtype, step);
+    // TVM keeps constant lanes as an int32 (`A[0:T.int64(4)]` has 4 int32 lanes).
+    if (auto n = as_const_int(lanes)) lanes = int32(*n);
     auto ramp = make<Ramp>(*dtype, start, stride, lanes);
     ramp->span = v.span();
     out.push_back(ramp);

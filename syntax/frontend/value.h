@@ -105,6 +105,15 @@ class Value {
     return v;
   }
 
+  // A load written with slices without steps (`A[0:4]`): TVMScript reads the same subscript as
+  // the region `region` where a region is expected (T.reads, T.writes).
+  static Value sliced_load(ir::ObjectRef load, ir::ObjectRef region, ir::Span span = {}) {
+    Value v = object(std::move(load), span);
+    v.items_ = std::make_shared<const std::vector<Value>>(
+        std::vector<Value>{object(std::move(region), span)});
+    return v;
+  }
+
   Kind kind() const { return kind_; }
   ir::Span span() const { return span_; }
   Value with_span(ir::Span span) const {
@@ -150,6 +159,10 @@ class Value {
     return kind_ == Kind::kNamespace && items_ ? &(*items_)[0] : nullptr;
   }
   const ir::ObjectRef& object() const { return obj_; }
+  // The region a sliced load also denotes (sliced_load), or null.
+  ir::ObjectRef slice_region() const {
+    return kind_ == Kind::kObject && items_ ? (*items_)[0].obj_ : ir::ObjectRef();
+  }
   template <class T>
   ir::Ref<T> as() const {
     return kind_ == Kind::kObject ? obj_.as<T>() : ir::Ref<T>();

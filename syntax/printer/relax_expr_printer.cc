@@ -48,6 +48,12 @@ std::string tuple_text(const std::vector<std::string>& items) {
   return "(" + join(items) + ")";
 }
 
+// A TypeVar declares a plain int64 variable; size variables and other dtypes keep the legacy
+// quoted dim and `n = T.int64(is_size_var=True)` declaration, which say what they are.
+bool is_type_var_kind(const ir::tir::Var& var) {
+  return var.dtype == ir::DataType::Int64() && !var.is_size_var;
+}
+
 }  // namespace
 
 FunctionState* current_state() {
@@ -71,7 +77,7 @@ std::string print_dim(PrinterContext& ctx, const Ref<PrimExpr>& e) {
     for (const ir::tir::Var* var : collector.vars) {
       if (!ctx.names.find(var)) {
         const std::string& name = ctx.names.define_in_frame(st->frame, var, var->name);
-        if (st->signature_vars && !ctx.legacy()) {
+        if (st->signature_vars && !ctx.legacy() && is_type_var_kind(*var)) {
           // The current profile declares signature vars as TypeVars above the module.
           if (std::find(ctx.type_vars.begin(), ctx.type_vars.end(), name) == ctx.type_vars.end()) {
             ctx.type_vars.push_back(name);
@@ -89,7 +95,8 @@ std::string print_dim(PrinterContext& ctx, const Ref<PrimExpr>& e) {
   std::string text = print_prim_expr(ctx, e, /*relax_context=*/true);
   // Legacy signatures quote every dim over a var they define; with TypeVars a bare var needs no
   // quotes (compound expressions keep them).
-  if (quote && !ctx.legacy() && e.is<ir::tir::Var>()) quote = false;
+  if (quote && !ctx.legacy() && e.is<ir::tir::Var>() && is_type_var_kind(*e.as_ptr<ir::tir::Var>()))
+    quote = false;
   return quote ? quote_string(text) : text;
 }
 

@@ -209,6 +209,7 @@ TirPrinter::Frame* TirPrinter::lowest_frame(const Object* o) {
   Frame* fallback = nullptr;
   for (size_t i = frames_.size(); i-- > 0;) {
     Frame* f = frames_[i].get();
+    if (f->in_header) continue;
     if (f->tir)
       by_tir.emplace(f->tir, f);
     else if (!fallback)
@@ -812,10 +813,10 @@ std::vector<Doc> TirPrinter::for_loop(const For& loop) {
   Frame& f = push_frame(&loop);
   if (grid.size() > 1) {
     std::vector<std::string> lhs, rhs;
-    for (const For* l : grid) {
-      lhs.push_back(define(l->loop_var.get(), f, l->loop_var->name));
-      rhs.push_back(print(l->extent));
-    }
+    for (const For* l : grid) lhs.push_back(define(l->loop_var.get(), f, l->loop_var->name));
+    f.in_header = true;
+    for (const For* l : grid) rhs.push_back(print(l->extent));
+    f.in_header = false;
     body(grid.back()->body, f);
     std::vector<Doc> out{scope("for " + join(lhs) + " in " + tir("grid") + "(" + join(rhs) + "):",
                                std::move(f.stmts))};
@@ -824,6 +825,7 @@ std::vector<Doc> TirPrinter::for_loop(const For& loop) {
   }
   std::string lhs = define(loop.loop_var.get(), f, loop.loop_var->name);
   std::vector<std::string> args;
+  f.in_header = true;
   if (is_zero(loop.min)) {
     args.push_back(print(loop.extent));
   } else {
@@ -861,6 +863,7 @@ std::vector<Doc> TirPrinter::for_loop(const For& loop) {
                      quote_string(loop.thread_binding ? loop.thread_binding->thread_tag : ""));
       break;
   }
+  f.in_header = false;
   if (!annotations.empty()) args.push_back("annotations=" + annotations);
   body(loop.body, f);
   std::vector<Doc> out{

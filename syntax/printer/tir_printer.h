@@ -47,6 +47,9 @@ class TirPrinter : public PrimExprPrinter {
     const ir::Object* tir = nullptr;
     std::vector<Doc> stmts;
     bool concise = false;
+    // Set while the frame's header (a loop's extents) prints: a definition there would come
+    // after its use, so variables first used in the header are defined in an enclosing frame.
+    bool in_header = false;
     std::vector<const ir::Object*> defs;
     std::vector<std::string> names;
   };

@@ -3,5 +3,4 @@ list(APPEND RELAX_SYNTAX_TEST_SOURCES
   relax_diagnostics_test.cc
   relax_frontend_test.cc
   metadata_test.cc
-  relax_printer_test.cc
-  relax_roundtrip_test.cc)
+  relax_printer_test.cc)

@@ -4,4 +4,5 @@ list(APPEND RELAX_SYNTAX_TEST_SOURCES
   tir_parser_test.cc
   tir_printer_test.cc
   tir_roundtrip_test.cc
+  tir_tvm_forms_test.cc
 )

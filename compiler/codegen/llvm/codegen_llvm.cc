@@ -3,7 +3,10 @@
 // with a message through ctx->set_error), binds symbolic variables from the shapes, then runs
 // the body: loops (parallel ones outlined and run through ctx->parallel_for, vectorized and
 // unrolled ones with LLVM loop hints), scalar and vector arithmetic, buffer loads and stores,
-// local allocations (stack when small and constant, workspace otherwise), math intrinsics.
+// local allocations (stack when small and constant, workspace otherwise), math intrinsics,
+// `T.ret` (the kernel's result), `T.assume` (no code). A prim_func that another one calls
+// (`Module.f(A.data, n)`) also gets an internal function `f.impl(ctx, result, params...)` taking
+// its parameters as plain values, which the callers call directly.
 // It does not schedule: functions come lowered by lower.h (run here first, which is harmless on
 // functions already lowered).
 #include <cctype>
@@ -91,17 +94,37 @@ struct AbiTypes {
 // Context fields (indices into AbiTypes::ctx).
 enum CtxField { kParallelFor = 1, kWorkspaceAlloc = 2, kWorkspaceFree = 3, kSetError = 4 };
 
+// A prim_func that other prim_funcs call, by module member name: its lowered form and its
+// internal function `i32 name.impl(ptr ctx, ptr result, params...)` (result may be null).
+struct Callee {
+  Ref<PrimFunc> func;
+  size_t source = 0;  // its index in the functions being compiled
+  llvm::Function* impl = nullptr;
+};
+using CalleeTable = std::map<std::string, Callee>;
+
+// The LLVM type an internal function takes a parameter in: a handle (a buffer parameter passes
+// its data pointer) or the scalar's type.
+llvm::Type* param_type(llvm::IRBuilder<>& b, const PrimFunc& f, const Ref<Var>& param,
+                       const std::function<llvm::Type*(DataType)>& scalar) {
+  if (f.buffer_of(param) || param->dtype.is_handle()) return b.getPtrTy();
+  return scalar(param->dtype);
+}
+
 class KernelBuilder {
  public:
   KernelBuilder(llvm::Module& module, const AbiTypes& abi, const CpuDescription& cpu,
-                std::string name, const PrimFunc& func)
+                std::string name, const PrimFunc& func, const CalleeTable& callees)
       : module_(module),
         context_(module.getContext()),
         abi_(abi),
         cpu_(cpu),
         builder_(module.getContext()),
         name_(std::move(name)),
-        func_(func) {}
+        func_(func),
+        callees_(callees) {}
+
+  llvm::Type* type_of(DataType t) { return llvm_type(t); }
 
   void build() {
     function_ =
@@ -120,6 +143,42 @@ class KernelBuilder {
     entry_block_ = entry;
     in_parallel_ = false;
     unpack_arguments();
+    emit_stmt(func_.body);
+    builder_.CreateRet(builder_.getInt32(0));
+  }
+
+  // The body of the internal function `impl` (declared with the signature callers use).
+  void build_internal(llvm::Function* impl) {
+    internal_ = true;
+    function_ = impl;
+    set_attributes(function_);
+    auto* entry = llvm::BasicBlock::Create(context_, "entry", function_);
+    builder_.SetInsertPoint(entry);
+    entry_block_ = entry;
+    ctx_ = function_->getArg(0);
+    ctx_->setName("ctx");
+    function_->getArg(1)->setName("result");
+    for (size_t i = 0; i < func_.params.size(); ++i) {
+      const Ref<Var>& param = func_.params[i];
+      llvm::Value* arg = function_->getArg(static_cast<unsigned>(i + 2));
+      arg->setName(param->name);
+      Ref<Buffer> buffer = func_.buffer_of(param);
+      if (!buffer) {
+        bind(param, arg);
+        continue;
+      }
+      // Callers pass a buffer parameter's data pointer only: the rest must be known here.
+      for (const auto& d : buffer->shape)
+        if (!as_const_int(d))
+          fail("E0710", "buffer `" + buffer->name +
+                            "` has a symbolic shape, so the prim_func cannot be called from TIR");
+      if (!buffer->strides.empty())
+        fail("E0710", "buffer `" + buffer->name +
+                          "` has strides, so the prim_func cannot be called from TIR");
+      if (buffer->data) bind(buffer->data, arg);
+      if (auto off = buffer->elem_offset.as<Var>())
+        bind(off, llvm::ConstantInt::get(llvm_type(off->dtype), 0));
+    }
     emit_stmt(func_.body);
     builder_.CreateRet(builder_.getInt32(0));
   }
@@ -741,6 +800,14 @@ class KernelBuilder {
                                : builder_.CreateFCmpOLT(abs, inf_v);
     }
     if (op == "tir.likely") return emit_expr(call->args.at(0));
+    // An assumption only informs analyses (TVM removes it before code generation).
+    if (op == "tir.assume") return builder_.getInt32(0);
+    if (op == "tir.ret") {
+      if (call->args.size() != 1) fail("E0710", "T.ret takes one value", call->span);
+      emit_return(call->args[0], call->span);
+      return builder_.getInt32(0);
+    }
+    if (op.starts_with("@")) return emit_prim_func_call(call);
     if (op == "tir.bitwise_and") return builder_.CreateAnd(arg(0), arg(1));
     if (op == "tir.bitwise_or") return builder_.CreateOr(arg(0), arg(1));
     if (op == "tir.bitwise_xor") return builder_.CreateXor(arg(0), arg(1));
@@ -770,6 +837,94 @@ class KernelBuilder {
     }
     fail("E0710", "the intrinsic `" + op + "` is not supported by LLVM code generation",
          call->span);
+  }
+
+  // `T.ret(value)`: stores the value where the caller wants the result (a tagged relax_arg for a
+  // kernel, the plain value for an internal function; nothing when the caller passed null),
+  // frees the local buffers still allocated on the heap and returns success.
+  void emit_return(const Ref<PrimExpr>& value_expr, ir::Span span) {
+    if (in_parallel_) fail("E0710", "T.ret inside a parallel loop cannot return", span);
+    if (!value_expr->dtype.is_scalar())
+      fail("E0711", "T.ret of a vector (" + value_expr->dtype.str() + ") is not supported", span);
+    DataType t = func_.ret_type.is_void() ? value_expr->dtype : func_.ret_type;
+    llvm::Value* value = emit_expr(value_expr);
+    if (value_expr->dtype != t) value = emit_cast(value, value_expr->dtype, t);
+    llvm::Value* result = function_->getArg(internal_ ? 1 : 3);
+    auto* store_block = llvm::BasicBlock::Create(context_, "ret_store", current_function());
+    auto* done = llvm::BasicBlock::Create(context_, "ret_done", current_function());
+    builder_.CreateCondBr(builder_.CreateIsNotNull(result), store_block, done);
+    builder_.SetInsertPoint(store_block);
+    if (internal_) {
+      builder_.CreateStore(value, result);
+    } else {
+      auto* slot = builder_.CreateStructGEP(abi_.arg, result, 0);
+      int32_t kind;
+      if (t.is_handle()) {
+        kind = kRelaxArgHandle;
+        builder_.CreateStore(value, slot);
+      } else if (t.is_floating()) {
+        kind = kRelaxArgFloat;
+        builder_.CreateStore(builder_.CreateFPCast(value, builder_.getDoubleTy()), slot);
+      } else {
+        kind = kRelaxArgInt;
+        builder_.CreateStore(to_i64(value, t), slot);
+      }
+      builder_.CreateStore(builder_.getInt32(static_cast<uint32_t>(kind)),
+                           builder_.CreateStructGEP(abi_.arg, result, 1));
+    }
+    builder_.CreateBr(done);
+    builder_.SetInsertPoint(done);
+    for (size_t i = heap_buffers_.size(); i-- > 0;) free_heap_buffer(heap_buffers_[i]);
+    builder_.CreateRet(builder_.getInt32(0));
+    // Anything after the return is unreachable; it still needs a block to go in.
+    builder_.SetInsertPoint(llvm::BasicBlock::Create(context_, "after_ret", current_function()));
+  }
+
+  // `Module.f(args)`: a direct call of f's internal function; a failure status returns from
+  // here too. The value is the callee's result (int32 0 for a function without one).
+  llvm::Value* emit_prim_func_call(const Ref<Call>& call) {
+    std::string name = call->op.substr(1);
+    auto it = callees_.find(name);
+    if (it == callees_.end() || !it->second.impl)
+      fail("E0710", "`" + name + "` is not a prim_func of the module", call->span);
+    const PrimFunc& callee = *it->second.func;
+    if (call->args.size() != callee.params.size())
+      fail("E0710",
+           "`" + name + "` takes " + std::to_string(callee.params.size()) + " arguments, got " +
+               std::to_string(call->args.size()),
+           call->span);
+    std::vector<llvm::Value*> args = {ctx_, nullptr};
+    for (size_t i = 0; i < call->args.size(); ++i) {
+      const Ref<Var>& param = callee.params[i];
+      llvm::Value* v = emit_expr(call->args[i]);
+      bool pointer = callee.buffer_of(param) || param->dtype.is_handle();
+      if (pointer != call->args[i]->dtype.is_handle())
+        fail("E0710",
+             "argument " + std::to_string(i) + " of `" + name + "` must be " +
+                 (pointer ? "a handle (a buffer's data pointer, `A.data`)" : "a scalar"),
+             call->span);
+      if (!pointer && call->args[i]->dtype != param->dtype)
+        v = emit_cast(v, call->args[i]->dtype, param->dtype);
+      args.push_back(v);
+    }
+    llvm::Value* slot = nullptr;
+    if (!callee.ret_type.is_void()) {
+      llvm::IRBuilderBase::InsertPoint here = builder_.saveIP();
+      builder_.SetInsertPoint(entry_block_, entry_block_->getFirstInsertionPt());
+      slot = builder_.CreateAlloca(llvm_type(callee.ret_type), nullptr, name + ".result");
+      builder_.restoreIP(here);
+      // A callee that ends without T.ret leaves its result alone: it reads as zero.
+      builder_.CreateStore(llvm::Constant::getNullValue(llvm_type(callee.ret_type)), slot);
+      args[1] = slot;
+    } else {
+      args[1] = llvm::ConstantPointerNull::get(builder_.getPtrTy());
+    }
+    propagate_status(builder_.CreateCall(it->second.impl, args));
+    if (!slot) return builder_.getInt32(0);
+    llvm::Value* out = builder_.CreateLoad(llvm_type(callee.ret_type), slot);
+    if (call->dtype != callee.ret_type && !call->dtype.is_void())
+      out = emit_cast(out, callee.ret_type, call->dtype);
+    return out;
   }
 
   // The lazy conditional: only the chosen side is evaluated (for scalars).
@@ -971,13 +1126,25 @@ class KernelBuilder {
               printf_escape(alloc->buffer_var->name) + "`",
           {nbytes});
     bind(alloc->buffer_var, ptr);
+    heap_buffers_.push_back({ptr, in_parallel_});
     emit_stmt(alloc->body);
-    if (in_parallel_) {
+    heap_buffers_.pop_back();
+    free_heap_buffer({ptr, in_parallel_});
+  }
+
+  struct HeapBuffer {
+    llvm::Value* ptr;
+    bool c_heap;  // allocated with aligned_alloc (in a parallel body), else workspace memory
+  };
+
+  void free_heap_buffer(const HeapBuffer& b) {
+    auto* ptr_ty = builder_.getPtrTy();
+    if (b.c_heap) {
       builder_.CreateCall(
-          libc("free", llvm::FunctionType::get(builder_.getVoidTy(), {ptr_ty}, false)), {ptr});
+          libc("free", llvm::FunctionType::get(builder_.getVoidTy(), {ptr_ty}, false)), {b.ptr});
     } else {
       auto* free_type = llvm::FunctionType::get(builder_.getVoidTy(), {ptr_ty, ptr_ty}, false);
-      builder_.CreateCall(free_type, ctx_field(kWorkspaceFree), {ctx_, ptr});
+      builder_.CreateCall(free_type, ctx_field(kWorkspaceFree), {ctx_, b.ptr});
     }
   }
 
@@ -1218,6 +1385,9 @@ class KernelBuilder {
   llvm::IRBuilder<> builder_;
   std::string name_;
   const PrimFunc& func_;
+  const CalleeTable& callees_;
+  bool internal_ = false;                 // building f.impl rather than the kernel
+  std::vector<HeapBuffer> heap_buffers_;  // local buffers on the heap, innermost last
   llvm::Function* function_ = nullptr;
   llvm::Value* ctx_ = nullptr;
   llvm::BasicBlock* entry_block_ = nullptr;
@@ -1242,7 +1412,8 @@ std::vector<KernelSource> prim_funcs_of(const ir::IRModule& module) {
   for (const auto& member : module.functions) {
     auto pf = ir::as_prim_func(member.func);
     if (!pf) continue;
-    out.push_back({pf->attrs.get_string("global_symbol", member.gvar->name), pf});
+    out.push_back(
+        {pf->attrs.get_string("global_symbol", member.gvar->name), pf, member.gvar->name});
   }
   return out;
 }
@@ -1257,7 +1428,17 @@ std::unique_ptr<llvm::Module> generate_module(llvm::LLVMContext& context,
   AbiTypes abi(context);
   CpuDescription cpu = describe_cpu(target);
   bool ok = true;
-  for (const auto& source : funcs) {
+  auto report = [&](const CodegenError& e, const KernelSource& source, const PrimFunc& func) {
+    diags.error(e.code, e.span.is_known() ? e.span : func.span,
+                "prim_func `" + source.name + "`: " + e.message);
+    ok = false;
+  };
+  // Lowering is idempotent: functions without blocks still get flattened, vectorized and
+  // simplified.
+  std::vector<Ref<PrimFunc>> lowered(funcs.size());
+  CalleeTable callees;
+  for (size_t i = 0; i < funcs.size(); ++i) {
+    const KernelSource& source = funcs[i];
     if (!valid_symbol(source.name)) {
       diags.error(
           "E0714", source.func ? source.func->span : ir::Span::unknown(),
@@ -1266,20 +1447,54 @@ std::unique_ptr<llvm::Module> generate_module(llvm::LLVMContext& context,
       ok = false;
       continue;
     }
-    // Lowering is idempotent: functions without blocks still get flattened, vectorized and
-    // simplified.
-    ir::Ref<ir::tir::PrimFunc> func =
-        compiler::tir::lower_prim_func(source.func, target, diags, {}, source.name);
-    if (!func) {
+    lowered[i] = compiler::tir::lower_prim_func(source.func, target, diags, {}, source.name);
+    if (!lowered[i]) {
       ok = false;
       continue;
     }
+    Callee& callee = callees[source.member.empty() ? source.name : source.member];
+    callee.func = lowered[i];
+    callee.source = i;
+  }
+  if (!ok) return nullptr;
+  // Functions that other prim_funcs call get an internal function, declared before any body so
+  // that calls may go in any order.
+  std::vector<std::pair<size_t, llvm::Function*>> internal;
+  for (const auto& f : lowered) {
+    for (const std::string& name : compiler::tir::called_functions(f->body)) {
+      auto it = callees.find(name);
+      if (it == callees.end() || it->second.impl) continue;
+      size_t index = it->second.source;
+      KernelBuilder types(*module, abi, cpu, funcs[index].name, *lowered[index], callees);
+      try {
+        std::vector<llvm::Type*> params = {llvm::PointerType::getUnqual(context),
+                                           llvm::PointerType::getUnqual(context)};
+        llvm::IRBuilder<> b(context);
+        for (const auto& p : lowered[index]->params)
+          params.push_back(
+              param_type(b, *lowered[index], p, [&](DataType t) { return types.type_of(t); }));
+        it->second.impl = llvm::Function::Create(
+            llvm::FunctionType::get(llvm::Type::getInt32Ty(context), params, false),
+            llvm::Function::InternalLinkage, funcs[index].name + ".impl", *module);
+        internal.emplace_back(index, it->second.impl);
+      } catch (const CodegenError& e) {
+        report(e, funcs[index], *lowered[index]);
+      }
+    }
+  }
+  for (size_t i = 0; i < funcs.size(); ++i) {
     try {
-      KernelBuilder(*module, abi, cpu, source.name, *func).build();
+      KernelBuilder(*module, abi, cpu, funcs[i].name, *lowered[i], callees).build();
     } catch (const CodegenError& e) {
-      diags.error(e.code, e.span.is_known() ? e.span : func->span,
-                  "prim_func `" + source.name + "`: " + e.message);
-      ok = false;
+      report(e, funcs[i], *lowered[i]);
+    }
+  }
+  for (const auto& [index, impl] : internal) {
+    try {
+      KernelBuilder(*module, abi, cpu, funcs[index].name, *lowered[index], callees)
+          .build_internal(impl);
+    } catch (const CodegenError& e) {
+      report(e, funcs[index], *lowered[index]);
     }
   }
   if (!ok) return nullptr;

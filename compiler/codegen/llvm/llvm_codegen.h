@@ -24,10 +24,12 @@
 
 namespace relax::compiler::codegen {
 
-// A prim_func and the symbol its kernel is exported under.
+// A prim_func and the symbol its kernel is exported under; `member` is its name in the module,
+// by which other prim_funcs call it (empty: the same as `name`).
 struct KernelSource {
   std::string name;
   ir::Ref<ir::tir::PrimFunc> func;
+  std::string member;
 };
 
 // Every prim_func of a module, named by its "global_symbol" attribute or else its member name.

@@ -389,3 +389,104 @@ def transpose(A: T.Buffer((8, 8), "float32"), B: T.Buffer((8, 8), "float32")):
     for (int j = 0; j < 8; ++j)
       REQUIRE(b.data<float>()[j * 8 + i] == a.data<float>()[i * 8 + j] + 1.0f);
 }
+
+TEST_CASE("llvm jit: T.ret sets the kernel's tagged result, and nothing when it is null") {
+  auto lib = compile(R"(
+@T.prim_func
+def mul(N: T.int32, M: T.int32) -> T.int32:
+    T.ret(N * M)
+
+@T.prim_func
+def half(x: T.float32) -> T.float32:
+    T.ret(x / T.float32(2))
+)");
+  relax_arg n{}, m{}, x{};
+  n.kind = m.kind = kRelaxArgInt;
+  n.value.i = -6;
+  m.value.i = 7;
+  x.kind = kRelaxArgFloat;
+  x.value.f = 5.0;
+  TestKernelContext ctx;
+  relax_arg args[2] = {n, m};
+  relax_arg result{};
+  result.kind = kRelaxArgNull;
+  REQUIRE(lib->resolve("mul")(&ctx.ctx, args, 2, &result) == 0);
+  CHECK(result.kind == kRelaxArgInt);
+  CHECK(result.value.i == -42);
+  REQUIRE(lib->resolve("half")(&ctx.ctx, &x, 1, &result) == 0);
+  CHECK(result.kind == kRelaxArgFloat);
+  CHECK(result.value.f == 2.5);
+  CHECK(ctx.call(lib->resolve("mul"), {n, m}) == 0);  // a null result is left alone
+}
+
+TEST_CASE("llvm jit: E0710 for calls of prim_funcs that TIR cannot call") {
+  ir::DiagnosticBag diags;
+  auto funcs = parse_kernels(R"(
+@I.ir_module
+class Module:
+    @T.prim_func
+    def main(A: T.Buffer((4,), "float32")):
+        Module.callee(A.data)
+        Module.scalar(A.data)
+
+    @T.prim_func
+    def callee(a: T.handle):
+        n = T.int32()
+        A = T.match_buffer(a, (n,))
+        A[0] = T.float32(1)
+
+    @T.prim_func
+    def scalar(n: T.int32):
+        T.evaluate(n)
+)");
+  auto lib = cg::jit_compile(funcs, compiler::Target::host(), diags);
+  CHECK(lib == nullptr);
+  std::vector<std::string> messages;
+  for (const auto& d : diags.items()) messages.push_back(d.code + " " + d.message);
+  CHECK(messages == std::vector<std::string>{
+                        "E0710 prim_func `main`: argument 0 of `scalar` must be a scalar",
+                        "E0710 prim_func `callee`: buffer `A` has a symbolic shape, so the "
+                        "prim_func cannot be called from TIR"});
+}
+
+TEST_CASE("llvm jit: T.ret from inside a loop, and calls in a vectorized loop run per lane") {
+  auto lib = compile(R"(
+@I.ir_module
+class Module:
+    @T.prim_func
+    def find(A: T.Buffer((8,), "int32"), v: T.int32) -> T.int32:
+        for i in range(8):
+            if A[i] == v:
+                T.ret(i)
+        T.ret(-1)
+
+    @T.prim_func
+    def count(C: T.Buffer((1,), "float32"), B: T.Buffer((4,), "float32")):
+        for i in T.vectorized(4):
+            B[i] = T.Cast("float32", i) * T.float32(10) + Module.bump(C.data)
+
+    @T.prim_func
+    def bump(C_data: T.handle("float32")) -> T.float32:
+        C = T.decl_buffer(1, dtype="float32", data=C_data)
+        C[0] = C[0] + T.float32(1)
+        T.ret(C[0])
+)");
+  HostTensor a({8}, kI32);
+  for (int i = 0; i < 8; ++i) a.data<int32_t>()[i] = 10 * i;
+  TestKernelContext ctx;
+  for (auto [value, index] : {std::pair{30, 3}, std::pair{0, 0}, std::pair{31, -1}}) {
+    relax_arg args[2] = {a.arg(), {}};
+    args[1].kind = kRelaxArgInt;
+    args[1].value.i = value;
+    relax_arg result{};
+    REQUIRE(lib->resolve("find")(&ctx.ctx, args, 2, &result) == 0);
+    CHECK(result.kind == kRelaxArgInt);
+    CHECK(result.value.i == index);
+  }
+  HostTensor c({1}, kF32), b({4}, kF32);
+  c.data<float>()[0] = 0;
+  REQUIRE(ctx.call(lib->resolve("count"), {c.arg(), b.arg()}) == 0);
+  CHECK(c.data<float>()[0] == 4.0f);
+  CHECK(std::vector<float>(b.data<float>(), b.data<float>() + 4) ==
+        std::vector<float>{1, 12, 23, 34});
+}
