@@ -1,13 +1,7 @@
 // `relax fmt`: format .relax files in place (atomically, keeping the file mode), to standard
 // output for `-`, or only report with --check / --diff. A file that cannot be formatted safely
 // is reported and left untouched.
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <iostream>
 
@@ -20,48 +14,6 @@ namespace relax::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-// Writes `text` to `path` through a temporary file in the same directory and a rename, with the
-// mode of the file it replaces.
-bool write_atomically(const std::string& path, const std::string& text) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) {
-    print_error("cannot stat '" + path + "': " + std::strerror(errno));
-    return false;
-  }
-  fs::path p(path);
-  std::string dir = p.has_parent_path() ? p.parent_path().string() : ".";
-  std::string tmpl = dir + "/." + p.filename().string() + ".fmt-XXXXXX";
-  std::vector<char> name(tmpl.begin(), tmpl.end());
-  name.push_back('\0');
-  int fd = ::mkstemp(name.data());
-  if (fd < 0) {
-    print_error("cannot create a temporary file next to '" + path + "': " + std::strerror(errno));
-    return false;
-  }
-  std::string tmp(name.data());
-  size_t written = 0;
-  bool ok = true;
-  while (written < text.size()) {
-    ssize_t n = ::write(fd, text.data() + written, text.size() - written);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      ok = false;
-      break;
-    }
-    written += static_cast<size_t>(n);
-  }
-  if (ok && ::fchmod(fd, st.st_mode & 07777) != 0) ok = false;
-  if (ok && ::fsync(fd) != 0) ok = false;
-  if (::close(fd) != 0) ok = false;
-  if (ok && ::rename(tmp.c_str(), path.c_str()) != 0) ok = false;
-  if (!ok) {
-    print_error("cannot write '" + path + "': " + std::strerror(errno));
-    ::unlink(tmp.c_str());
-    return false;
-  }
-  return true;
-}
 
 // The files named on the command line, directories walked for *.relax (sorted).
 bool collect(const std::vector<std::string>& inputs, std::vector<std::string>& files) {

@@ -1,15 +1,18 @@
 // Input reading and diagnostic output for the command line.
 #include "cli/common.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
 #include <sstream>
+#include <vector>
 
 #include "analysis/diagnostics/terminal.h"
 
@@ -68,6 +71,60 @@ void print_diagnostics(const ir::DiagnosticBag& diags) {
 
 void print_error(const std::string& message) {
   std::cerr << "relax: error: " << message << "\n";
+}
+
+bool write_atomically(const std::string& path, std::string_view bytes) {
+  if (path == "-") {
+    std::cout.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    std::cout.flush();
+    if (!std::cout) {
+      print_error("cannot write to standard output");
+      return false;
+    }
+    return true;
+  }
+  // The mode of the file replaced, else what creating it would give (0666 less the umask).
+  mode_t mode = 0;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    mode = st.st_mode & 07777;
+  } else {
+    mode_t mask = ::umask(0);
+    ::umask(mask);
+    mode = 0666 & ~mask;
+  }
+  std::filesystem::path p(path);
+  std::string dir = p.has_parent_path() ? p.parent_path().string() : ".";
+  std::string tmpl = dir + "/." + p.filename().string() + ".tmp-XXXXXX";
+  std::vector<char> name(tmpl.begin(), tmpl.end());
+  name.push_back('\0');
+  int fd = ::mkstemp(name.data());
+  if (fd < 0) {
+    print_error("cannot create a temporary file next to '" + path + "': " + std::strerror(errno));
+    return false;
+  }
+  std::string tmp(name.data());
+  size_t written = 0;
+  bool ok = true;
+  while (written < bytes.size()) {
+    ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      ok = false;
+      break;
+    }
+    written += static_cast<size_t>(n);
+  }
+  if (ok && ::fchmod(fd, mode) != 0) ok = false;
+  if (ok && ::fsync(fd) != 0) ok = false;
+  if (::close(fd) != 0) ok = false;
+  if (ok && ::rename(tmp.c_str(), path.c_str()) != 0) ok = false;
+  if (!ok) {
+    print_error("cannot write '" + path + "': " + std::strerror(errno));
+    ::unlink(tmp.c_str());
+    return false;
+  }
+  return true;
 }
 
 }  // namespace relax::cli

@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "ir/diagnostic.h"
 
@@ -32,5 +33,10 @@ void print_diagnostics(const ir::DiagnosticBag& diags);
 
 // Prints "relax: error: <message>" to stderr.
 void print_error(const std::string& message);
+
+// Writes `bytes` to `path` through a temporary file in the same directory and a rename, so that
+// readers never see a partial file; a file it replaces keeps its mode. "-" writes to standard
+// output. Reports the error and returns false when it cannot.
+bool write_atomically(const std::string& path, std::string_view bytes);
 
 }  // namespace relax::cli

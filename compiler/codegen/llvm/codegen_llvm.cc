@@ -1250,7 +1250,7 @@ std::vector<KernelSource> prim_funcs_of(const ir::IRModule& module) {
 std::unique_ptr<llvm::Module> generate_module(llvm::LLVMContext& context,
                                               const std::vector<KernelSource>& funcs,
                                               const Target& target, llvm::TargetMachine& tm,
-                                              ir::DiagnosticBag& diags) {
+                                              ir::DiagnosticBag& diags, Timings* timings) {
   auto module = std::make_unique<llvm::Module>("relax_kernels", context);
   module->setDataLayout(tm.createDataLayout());
   module->setTargetTriple(tm.getTargetTriple().str());
@@ -1268,12 +1268,16 @@ std::unique_ptr<llvm::Module> generate_module(llvm::LLVMContext& context,
     }
     // Lowering is idempotent: functions without blocks still get flattened, vectorized and
     // simplified.
-    ir::Ref<ir::tir::PrimFunc> func =
-        compiler::tir::lower_prim_func(source.func, target, diags, {}, source.name);
+    ir::Ref<ir::tir::PrimFunc> func;
+    {
+      StepTimer timer(timings, "TIR lowering");
+      func = compiler::tir::lower_prim_func(source.func, target, diags, {}, source.name);
+    }
     if (!func) {
       ok = false;
       continue;
     }
+    StepTimer timer(timings, "LLVM IR generation");
     try {
       KernelBuilder(*module, abi, cpu, source.name, *func).build();
     } catch (const CodegenError& e) {
@@ -1294,13 +1298,16 @@ std::unique_ptr<llvm::Module> generate_module(llvm::LLVMContext& context,
 }
 
 std::string emit_llvm_ir(const std::vector<KernelSource>& funcs, const Target& target,
-                         ir::DiagnosticBag& diags, bool optimize) {
+                         ir::DiagnosticBag& diags, bool optimize, Timings* timings) {
   auto tm = create_target_machine(target, diags);
   if (!tm) return "";
   llvm::LLVMContext context;
-  auto module = generate_module(context, funcs, target, *tm, diags);
+  auto module = generate_module(context, funcs, target, *tm, diags, timings);
   if (!module) return "";
-  if (optimize) optimize_module(*module, *tm);
+  if (optimize) {
+    StepTimer timer(timings, "LLVM optimization");
+    optimize_module(*module, *tm);
+  }
   std::string text;
   llvm::raw_string_ostream os(text);
   module->print(os, nullptr);
