@@ -113,7 +113,7 @@ Runner add_build_command(CLI::App& app) {
     compiler::PassContext ctx;
     if (!o->params.empty()) {
       if (!expect_file_kind(o->params, FileKind::kSafetensors, "--params")) return kExitUsage;
-      if (!check_relax_function(*module, o->func)) return kExitUsage;
+      if (!check_relax_function(*module, o->func)) return kExitInputErrors;
       compiler::relax_passes::ParamMap params;
       if (!compiler::relax_passes::read_params(o->params, params, error)) {
         print_error(error);

@@ -404,3 +404,50 @@ TEST_CASE("relax run --repeat warms up and prints min, median, mean and p90, and
   CHECK(tdoc["timing"]["runs"] == 1);
   CHECK(tdoc["timing"]["warmup_runs"] == 0);
 }
+
+TEST_CASE("relax run --random makes shapes, integer prims and tuples from a model library") {
+  TempDir dir;
+  relax::test::write_file(dir / "kinds.relax", R"(@I.ir_module
+class Module:
+    @R.function
+    def main(s: R.Shape(["n", 4]), p: R.Prim(value="n"), t: R.Tuple(R.Tensor(("n",), "float32"), R.Tensor((2,), "int32"))) -> R.Tuple(R.Shape(["n", 4]), R.Tensor(("n",), "float32")):
+        x = t[0]
+        return (s, x)
+
+    @R.function
+    def other(o: R.Object) -> R.Object:
+        return o
+)");
+  auto so = (dir / "kinds.so").string();
+  auto b = run_command({kRelax, "build", (dir / "kinds.relax").string(), "-o", so});
+  INFO(b.err);
+  REQUIRE(b.exit_code == 0);
+  CHECK(built_line(b.err, so, "2 functions, 0 kernels"));
+  // p must equal n and t[0] have n elements: the VM checks both.
+  auto r = run_command({kRelax, "run", so, "--random", "--shape", "n=3", "--json"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  auto doc = nlohmann::json::parse(r.out);
+  REQUIRE(doc["outputs"].size() == 2);
+  CHECK(doc["outputs"][0]["kind"] == "shape");
+  CHECK(doc["outputs"][0]["value"] == nlohmann::json::array({3, 4}));
+  CHECK(doc["outputs"][1]["shape"] == nlohmann::json::array({3}));
+  auto object = run_command({kRelax, "run", so, "--random", "--func", "other"});
+  CHECK(object.exit_code == 2);
+  CHECK(object.err ==
+        "relax: error: --random: parameter `o` is R.Object: --random makes "
+        "tensors, shapes, integers and tuples of them\n");
+  // relax build --params checks --func too.
+  auto w = (dir / "w.safetensors").string();
+  std::vector<float> wv{1, 2, 3, 4};
+  std::vector<int64_t> shape{4};
+  REQUIRE(relax::vm::write_safetensors(
+              w, {{"w", relax::vm::tensor_from_bytes(shape, relax::vm::kFloat32, wv.data())}})
+              .ok());
+  auto func = run_command(
+      {kRelax, "build", (dir / "kinds.relax").string(), "--params", w, "--func", "nope", "-o", so});
+  CHECK(func.exit_code == 1);
+  CHECK(func.err ==
+        "relax: error: the module has no Relax function `nope` (its Relax functions: "
+        "main, other)\n");
+}
