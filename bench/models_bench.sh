@@ -19,10 +19,10 @@ run() {
   # shellcheck disable=SC2086
   local line
   line=$("$relax" run "$file" --random $args --repeat "$repeat" | grep '^time:')
-  # "time: mean 130.24 ms, best 123.66 ms over 3 runs"
+  # "time: min 123.66 ms, median 125.10 ms, mean 130.24 ms, p90 140.02 ms over 3 runs (1 warm-up)"
   local best unit
-  best=$(echo "$line" | sed -E 's/.*best ([0-9.]+) ([a-zµ]+).*/\1/')
-  unit=$(echo "$line" | sed -E 's/.*best ([0-9.]+) ([a-zµ]+).*/\2/')
+  best=$(echo "$line" | sed -E 's/.*min ([0-9.]+) ([a-zµ]+).*/\1/')
+  unit=$(echo "$line" | sed -E 's/.*min ([0-9.]+) ([a-zµ]+).*/\2/')
   local seconds
   case $unit in
     s) seconds=$best ;;
@@ -34,7 +34,7 @@ run() {
     "$(awk "BEGIN{print $gflop/$seconds}")" "$tvm"
 }
 
-echo "relax run, best of N (random inputs): latency, throughput"
+echo "relax run, min of N after warm-up (random inputs): latency, throughput"
 run "SimpleCNN 1x3x32x32" examples/simple_cnn.relax "" 200 0.000885 "42 us"
 run "MLP 784-512-512-10, batch 1" examples/mlp.relax "--shape batch=1" 200 0.001337 "1.69 ms"
 run "MLP 784-512-512-10, batch 64" examples/mlp.relax "--shape batch=64" 20 0.08557 "73 ms"

@@ -6,6 +6,7 @@
 #include "analysis/normalize.h"
 #include "analysis/well_formed.h"
 #include "cli/common.h"
+#include "cli/file_kind.h"
 #include "compiler/pass.h"
 #include "compiler/relax/bind_params.h"
 #include "ir/suggest.h"
@@ -17,6 +18,13 @@ ir::Ref<ir::IRModule> load_relax_module(const std::string& path, int& exit_code)
   exit_code = kExitUsage;
   auto text = read_input(path);
   if (!text) return nullptr;
+  if (FileKind kind = file_kind_of(std::string_view(*text).substr(0, 64));
+      kind != FileKind::kText) {
+    bool runnable = kind == FileKind::kSharedLibrary || kind == FileKind::kExecutable;
+    print_error(display_name(path) + " is " + describe(kind) + ", not a .relax file" +
+                (runnable ? " (`relax run` runs it)" : ""));
+    return nullptr;
+  }
   exit_code = kExitInputErrors;
   // The steps of `relax check` before its lint rules, so that the two agree on every file.
   ir::DiagnosticBag diags;
@@ -72,6 +80,21 @@ bool resolve_pass_names(std::vector<std::string>& names, const std::vector<std::
     return false;
   }
   return true;
+}
+
+std::string relax_function_names(const ir::IRModule& module) {
+  std::string names;
+  for (const auto& m : module.functions) {
+    if (ir::as_relax_function(m.func)) names += (names.empty() ? "" : ", ") + m.gvar->name;
+  }
+  return names.empty() ? "none" : names;
+}
+
+bool check_relax_function(const ir::IRModule& module, const std::string& name) {
+  if (ir::as_relax_function(module.lookup(name))) return true;
+  print_error("the module has no Relax function `" + name +
+              "` (its Relax functions: " + relax_function_names(module) + ")");
+  return false;
 }
 
 }  // namespace relax::cli

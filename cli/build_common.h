@@ -14,6 +14,8 @@ namespace relax::cli {
 
 // Parses and normalizes `path`; null (diagnostics printed) when it cannot be read or has errors,
 // with `exit_code` set to kExitUsage (I/O) or kExitInputErrors.
+// A file that is not text (a model library, an executable, an array) is a usage error naming
+// what it is.
 ir::Ref<ir::IRModule> load_relax_module(const std::string& path, int& exit_code);
 
 // Binds the tensors of the .safetensors file `path` to the parameters of `func` of a loaded
@@ -29,5 +31,9 @@ int bind_model_params(vm::Module& model, const std::string& path, const std::str
 // unknown name is reported with the closest known one (false: a usage error). `keywords` are
 // accepted as they are ("all", "default").
 bool resolve_pass_names(std::vector<std::string>& names, const std::vector<std::string>& keywords);
+// The module's Relax functions, comma-separated ("main, helper"; "none").
+std::string relax_function_names(const ir::IRModule& module);
+// True when `name` is a Relax function of the module; otherwise prints an error listing them.
+bool check_relax_function(const ir::IRModule& module, const std::string& name);
 
 }  // namespace relax::cli

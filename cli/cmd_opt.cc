@@ -8,6 +8,7 @@
 #include "cli/build_common.h"
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/file_kind.h"
 #include "cli/pipeline_options.h"
 #include "compiler/pipeline.h"
 #include "compiler/relax/bind_params.h"
@@ -111,6 +112,7 @@ Runner add_opt_command(CLI::App& app) {
     if (!module) return load_exit;
     compiler::PassContext ctx;
     if (!o->params.empty()) {
+      if (!expect_file_kind(o->params, FileKind::kSafetensors, "--params")) return kExitUsage;
       compiler::relax_passes::ParamMap params;
       std::string error;
       if (!compiler::relax_passes::read_params(o->params, params, error)) {

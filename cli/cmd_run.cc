@@ -1,120 +1,36 @@
-// `relax run`: build a .relax file (or load a model library), bind inputs and weights, run a
-// function on the VM, print and write the result.
+// `relax run`: build a .relax file (or load a model library or a serialized executable, told
+// apart by their first bytes), bind inputs and weights, run a function on the VM (warm-up runs
+// first when timing with --repeat), print the result and timing as text or one JSON object, and
+// write the result.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <iostream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <random>
 
-#include "analysis/arith/evaluate.h"
 #include "cli/build_common.h"
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/file_kind.h"
+#include "cli/run_inputs.h"
 #include "compiler/build.h"
-#include "ir/tir_visitor.h"
-#include "syntax/printer.h"
+#include "vm/dtype.h"
 #include "vm/runtime.h"
+#include "vm/shape_program.h"
 
 namespace relax::cli {
 
 namespace {
 
+using json = nlohmann::ordered_json;
+
 std::string shape_text(std::span<const int64_t> shape) {
   std::string s = "(";
   for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
   return s + (shape.size() == 1 ? ",)" : ")");
-}
-
-// A random tensor for a parameter of tensor struct info, dims from `sizes` when symbolic.
-std::optional<vm::Value> random_input(const ir::Ref<ir::Var>& param,
-                                      const std::map<std::string, int64_t>& sizes,
-                                      std::mt19937& rng, std::string& error) {
-  auto t = param->struct_info.as<ir::TensorStructInfo>();
-  const auto* dims = t ? t->shape_values() : nullptr;
-  if (!t || !dims || t->is_unknown_dtype()) {
-    error = "--random: parameter `" + param->name + "` is not a tensor of known shape and dtype";
-    return std::nullopt;
-  }
-  std::vector<int64_t> shape;
-  for (const auto& d : *dims) {
-    if (auto c = ir::tir::as_const_int(d)) {
-      shape.push_back(*c);
-    } else if (auto v = d.as<ir::tir::Var>(); v && sizes.count(v->name)) {
-      shape.push_back(sizes.at(v->name));
-    } else {
-      // A compound dim (`n - 2`): evaluated from the sizes given for its variables.
-      struct Vars : ir::tir::Visitor {
-        std::vector<ir::Ref<ir::tir::Var>> found;
-        void visit_var(const ir::Ref<ir::tir::Var>& var) override { found.push_back(var); }
-      } vars;
-      vars.visit_expr(d);
-      analysis::arith::Assignment values;
-      std::string missing;
-      for (const auto& var : vars.found) {
-        if (sizes.count(var->name))
-          values.set(var, sizes.at(var->name));
-        else if (missing.empty())
-          missing = var->name;
-      }
-      std::optional<int64_t> value =
-          missing.empty() ? analysis::arith::evaluate(d, values) : std::nullopt;
-      if (!value || *value < 0) {
-        error = "--random: give the size of `" + (missing.empty() ? syntax::to_text(d) : missing) +
-                "` for parameter `" + param->name + "` with --shape NAME=N";
-        return std::nullopt;
-      }
-      shape.push_back(*value);
-    }
-  }
-  auto dt = vm::parse_dtype(t->dtype.str());
-  if (!dt) {
-    error = "--random: unsupported dtype " + t->dtype.str();
-    return std::nullopt;
-  }
-  vm::Tensor tensor = vm::empty_tensor(shape, *dt);
-  int64_t n = tensor->numel();
-  std::uniform_real_distribution<double> real(-1.0, 1.0);
-  std::uniform_int_distribution<int> small(0, 9);
-  for (int64_t i = 0; i < n; ++i) {
-    auto* p = static_cast<uint8_t*>(tensor->data());
-    const DLDataType t_ = *dt;
-    if (t_ == vm::kFloat32) {
-      reinterpret_cast<float*>(p)[i] = static_cast<float>(real(rng));
-    } else if (t_ == vm::kFloat64) {
-      reinterpret_cast<double*>(p)[i] = real(rng);
-    } else if (t_ == vm::kFloat16) {
-      reinterpret_cast<uint16_t*>(p)[i] = vm::float_to_half(static_cast<float>(real(rng)));
-    } else if (t_ == vm::kBFloat16) {
-      reinterpret_cast<uint16_t*>(p)[i] = vm::float_to_bfloat16(static_cast<float>(real(rng)));
-    } else if (vm::is_bool(t_)) {
-      p[i] = static_cast<uint8_t>(small(rng) % 2);
-    } else if (vm::is_integer(t_) && t_.lanes == 1) {
-      // Small non-negative integers (valid as indices of most axes), stored at the width.
-      int64_t v = small(rng);
-      switch (t_.bits) {
-        case 8:
-          p[i] = static_cast<uint8_t>(v);
-          break;
-        case 16:
-          reinterpret_cast<uint16_t*>(p)[i] = static_cast<uint16_t>(v);
-          break;
-        case 32:
-          reinterpret_cast<uint32_t*>(p)[i] = static_cast<uint32_t>(v);
-          break;
-        case 64:
-          reinterpret_cast<uint64_t*>(p)[i] = static_cast<uint64_t>(v);
-          break;
-        default:
-          error = "--random: unsupported dtype " + t->dtype.str();
-          return std::nullopt;
-      }
-    } else {
-      error = "--random: unsupported dtype " + t->dtype.str();
-      return std::nullopt;
-    }
-  }
-  return vm::Value(tensor);
 }
 
 void print_value(const vm::Value& v, const std::string& label) {
@@ -129,6 +45,72 @@ void print_value(const vm::Value& v, const std::string& label) {
   } else {
     std::cout << label << vm::describe_value(v) << "\n";
   }
+}
+
+// A JSON number, or null for NaN and infinities (JSON has none).
+json number(double v) {
+  return std::isfinite(v) ? json(v) : json(nullptr);
+}
+
+// Tensors with at most this many elements list their values (numpy's summary threshold).
+constexpr int64_t kJsonValuesLimit = 1000;
+
+json value_json(const vm::Value& v) {
+  json j;
+  if (const vm::TensorObj* t = v.as_tensor()) {
+    j["kind"] = "tensor";
+    j["shape"] = std::vector<int64_t>(t->shape().begin(), t->shape().end());
+    j["dtype"] = vm::dtype_name(t->dtype());
+    int64_t n = t->numel();
+    j["numel"] = n;
+    DLDataType dt = t->dtype();
+    bool numeric = (vm::is_float(dt) || vm::is_integer(dt) || vm::is_bool(dt)) && dt.lanes == 1 &&
+                   t->device().device_type == kDLCPU;
+    if (!numeric) {
+      j["summary"] = vm::summarize_tensor(*t);
+      return j;
+    }
+    double lo = INFINITY, hi = -INFINITY, sum = 0;
+    json values = json::array();
+    bool integral = !vm::is_float(dt);
+    for (int64_t i = 0; i < n; ++i) {
+      double x = vm::load_as_double(t->data(), dt, i);
+      lo = std::min(lo, x);
+      hi = std::max(hi, x);
+      sum += x;
+      if (n <= kJsonValuesLimit) {
+        if (integral && dt.bits == 64 && dt.code == kDLInt)
+          values.push_back(t->data_as<int64_t>()[i]);  // exact beyond 2^53
+        else if (integral && dt.bits == 64)
+          values.push_back(t->data_as<uint64_t>()[i]);
+        else
+          values.push_back(number(x));
+      }
+    }
+    json summary;
+    summary["min"] = n ? number(lo) : json(nullptr);
+    summary["max"] = n ? number(hi) : json(nullptr);
+    summary["mean"] = n ? number(sum / static_cast<double>(n)) : json(nullptr);
+    j["summary"] = summary;
+    j["values"] = n <= kJsonValuesLimit ? values : json(nullptr);
+  } else if (const vm::TupleObj* tup = v.as_tuple()) {
+    j["kind"] = "tuple";
+    j["fields"] = json::array();
+    for (size_t i = 0; i < tup->size(); ++i) j["fields"].push_back(value_json((*tup)[i]));
+  } else if (v.kind() == vm::ValueKind::kInt) {
+    j["kind"] = "int";
+    j["value"] = v.as_int();
+  } else if (v.kind() == vm::ValueKind::kFloat) {
+    j["kind"] = "float";
+    j["value"] = number(v.as_float());
+  } else if (const vm::ShapeObj* s = v.as_shape()) {
+    j["kind"] = "shape";
+    j["value"] = std::vector<int64_t>(s->dims().begin(), s->dims().end());
+  } else {
+    j["kind"] = "other";
+    j["text"] = vm::describe_value(v);
+  }
+  return j;
 }
 
 bool write_outputs(const vm::Value& v, const std::string& path) {
@@ -154,6 +136,35 @@ bool write_outputs(const vm::Value& v, const std::string& path) {
   return true;
 }
 
+// The VM functions of an executable, comma-separated.
+std::string function_names(const vm::Executable& exe) {
+  std::string names;
+  for (const auto& f : exe.functions) {
+    if (f.kind == vm::FunctionKind::kVMFunction) names += (names.empty() ? "" : ", ") + f.name;
+  }
+  return names.empty() ? "none" : names;
+}
+
+// Timing statistics of the timed runs (seconds, sorted in place).
+struct Stats {
+  double min = 0, median = 0, mean = 0, p90 = 0;
+};
+Stats stats_of(std::vector<double> times) {
+  Stats s;
+  if (times.empty()) return s;
+  std::sort(times.begin(), times.end());
+  size_t n = times.size();
+  s.min = times.front();
+  s.median = n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
+  double total = 0;
+  for (double t : times) total += t;
+  s.mean = total / static_cast<double>(n);
+  // Nearest rank: the smallest time at least 90% of the runs do not exceed.
+  size_t rank = static_cast<size_t>(std::ceil(0.9 * static_cast<double>(n)));
+  s.p90 = times[std::max<size_t>(rank, 1) - 1];
+  return s;
+}
+
 }  // namespace
 
 Runner add_run_command(CLI::App& app) {
@@ -166,6 +177,7 @@ Runner add_run_command(CLI::App& app) {
     std::string output;
     int repeat = 1;
     bool profile = false;
+    bool json = false;
     std::string trace;
     std::string params;
     std::vector<std::string> load;
@@ -175,7 +187,9 @@ Runner add_run_command(CLI::App& app) {
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
       "run", "Compile and run a function of a .relax file (or a model library) on the VM");
-  cmd->add_option("file", o->input, "Input .relax file (or a model.so built by relax build)")
+  cmd->add_option("file", o->input,
+                  "Input: a .relax file, a model library (relax build) or a serialized "
+                  "executable, told apart by their contents")
       ->required();
   cmd->add_option("inputs", o->args, "Inputs: .npy files in parameter order, or NAME=path.npy");
   cmd->add_option("--func", o->func, "The function to run (default main)");
@@ -186,9 +200,13 @@ Runner add_run_command(CLI::App& app) {
       ->allow_extra_args(false);
   cmd->add_option("-o,--output", o->output,
                   "Write the result to OUT.npy (a tuple writes OUT_0.npy, OUT_1.npy, ...)");
-  cmd->add_option("--repeat", o->repeat, "Run N times and print the mean and best time")
-      ->check(CLI::PositiveNumber);
+  CLI::Option* repeat =
+      cmd->add_option("--repeat", o->repeat,
+                      "Time N runs after max(1, N/10) warm-up runs; print min, median, mean, p90")
+          ->check(CLI::PositiveNumber);
   cmd->add_flag("--profile", o->profile, "Print the time spent in each kernel and builtin");
+  cmd->add_flag("--json", o->json,
+                "Print one JSON object (outputs, timing, profile) on stdout instead of text");
   cmd->add_option("--trace", o->trace,
                   "Write every call (kernels, builtins, functions) as a Chrome trace to OUT.json "
                   "(chrome://tracing, Perfetto)");
@@ -202,8 +220,7 @@ Runner add_run_command(CLI::App& app) {
   cmd->add_option("--seed", o->seed, "Seed of --random (default 0)");
   cmd->footer(
       "Exit codes: 0 ok, 1 errors in the input, the build or the run, 2 usage or I/O errors.");
-  return [o]() -> int {
-    ir::Ref<ir::Function> func;
+  return [o, repeat]() -> int {
     std::vector<std::shared_ptr<const vm::KernelLibrary>> libraries;
     for (const std::string& path : o->load) {
       auto lib = vm::SharedLibrary::open(path);
@@ -213,8 +230,10 @@ Runner add_run_command(CLI::App& app) {
       }
       libraries.push_back(*lib);
     }
+    auto kind = detect_file_kind(o->input);
+    if (!kind) return kExitUsage;
     std::optional<vm::Module> model;
-    if (o->input.ends_with(".so")) {
+    if (*kind == FileKind::kSharedLibrary) {
       vm::ModuleOptions mo;
       mo.libraries = o->load;
       auto loaded = vm::Module::load(o->input, mo);
@@ -223,7 +242,28 @@ Runner add_run_command(CLI::App& app) {
         return kExitInputErrors;
       }
       model.emplace(std::move(*loaded));
-    } else {
+    } else if (*kind == FileKind::kExecutable) {
+      // An executable alone has no kernels: they come from the --load libraries.
+      auto exe = vm::Executable::load_file(o->input);
+      if (!exe) {
+        print_error(exe.error().message);
+        return kExitInputErrors;
+      }
+      auto m = vm::Module::from_parts(*exe, std::make_shared<vm::LibraryChain>(libraries));
+      if (!m) {
+        bool kernels =
+            std::any_of((*exe)->functions.begin(), (*exe)->functions.end(),
+                        [](const auto& f) { return f.kind == vm::FunctionKind::kKernel; });
+        print_error(m.error().message +
+                    (kernels ? " (" + o->input +
+                                   " is a serialized executable, which holds no kernels: build a "
+                                   "model library with `relax build FILE -o OUT`, or --load one "
+                                   "with them)"
+                             : ""));
+        return kExitInputErrors;
+      }
+      model.emplace(std::move(*m));
+    } else if (*kind == FileKind::kText) {
       std::string error;
       auto target = compiler::Target::parse(o->target, &error);
       if (!target) {
@@ -233,11 +273,7 @@ Runner add_run_command(CLI::App& app) {
       int load_exit = kExitOk;
       auto module = load_relax_module(o->input, load_exit);
       if (!module) return load_exit;
-      func = ir::as_relax_function(module->lookup(o->func));
-      if (!func) {
-        print_error("the module has no Relax function `" + o->func + "`");
-        return kExitInputErrors;
-      }
+      if (!check_relax_function(*module, o->func)) return kExitInputErrors;
       compiler::PassContext ctx;
       auto result = compiler::build(module, *target, ctx);
       print_diagnostics(ctx.diagnostics());
@@ -251,21 +287,31 @@ Runner add_run_command(CLI::App& app) {
         return kExitInputErrors;
       }
       model.emplace(std::move(*m));
+    } else {
+      print_error(o->input + " is " + describe(*kind) +
+                  ", not a .relax file, a model library or a serialized executable");
+      return kExitUsage;
     }
-    std::vector<std::string> bound;  // parameters --params binds: --random leaves them alone
+    const vm::Executable& exe = model->executable();
+    auto index = exe.find_function(o->func);
+    if (!index ||
+        exe.functions[static_cast<size_t>(*index)].kind != vm::FunctionKind::kVMFunction) {
+      print_error("the model has no function `" + o->func +
+                  "` (its functions: " + function_names(exe) + ")");
+      return kExitInputErrors;
+    }
+    const vm::FunctionInfo& fn = exe.functions[static_cast<size_t>(*index)];
+    const std::vector<std::string>& names = fn.param_names;
     if (!o->params.empty()) {
+      if (!expect_file_kind(o->params, FileKind::kSafetensors, "--params")) return kExitUsage;
+      std::vector<std::string> bound;
       int bind_exit = bind_model_params(*model, o->params, o->func, bound);
       if (bind_exit != kExitOk) return bind_exit;
     }
-    // Parameter names, in order.
-    std::vector<std::string> names;
-    auto index = model->executable().find_function(o->func);
-    if (!index) {
-      print_error("the executable has no function `" + o->func + "`");
-      return kExitInputErrors;
-    }
-    names = model->executable().functions[static_cast<size_t>(*index)].param_names;
+
+    // Inputs given, in parameter order or by name.
     std::vector<std::optional<vm::Value>> inputs(names.size());
+    std::vector<std::string> sources(names.size());
     size_t next = 0;
     for (const std::string& a : o->args) {
       auto eq = a.find('=');
@@ -286,65 +332,152 @@ Runner add_run_command(CLI::App& app) {
         print_error("too many inputs: `" + o->func + "` takes " + std::to_string(names.size()));
         return kExitUsage;
       }
+      if (!expect_file_kind(path, FileKind::kNpy, "input `" + names[slot] + "`")) return kExitUsage;
       auto t = vm::read_npy(path);
       if (!t) {
         print_error(t.error().message);
         return kExitUsage;
       }
       inputs[slot] = vm::Value(*t);
+      sources[slot] = path;
     }
-    std::map<std::string, int64_t> sizes;
-    for (const std::string& s : o->shapes) {
-      auto eq = s.find('=');
-      if (eq == std::string::npos) {
-        print_error("--shape expects NAME=N, not `" + s + "`");
+    // A parameter is either given or bound by --params, never both.
+    for (size_t i = 0; i < names.size(); ++i) {
+      if (inputs[i] && model->bound_param(names[i])) {
+        print_error("parameter `" + names[i] + "` of `" + o->func + "` is given as an input (" +
+                    sources[i] + ") and bound by --params (" + o->params + "); give it once");
         return kExitUsage;
       }
-      sizes[s.substr(0, eq)] = std::stoll(s.substr(eq + 1));
     }
+
+    // Symbolic sizes for --random, each one a variable of the function's parameters.
+    std::map<std::string, int64_t> sizes;
+    std::vector<std::string> symbolic = symbolic_dims(fn);
+    for (const std::string& s : o->shapes) {
+      auto eq = s.find('=');
+      std::string name = s.substr(0, eq == std::string::npos ? 0 : eq);
+      std::string value = eq == std::string::npos ? "" : s.substr(eq + 1);
+      bool digits =
+          !value.empty() && value.size() <= 18 &&
+          std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
+      if (name.empty() || !digits) {
+        print_error("--shape expects NAME=N with N a non-negative integer, not `" + s + "`");
+        return kExitUsage;
+      }
+      if (!fn.param_info.empty() &&
+          std::find(symbolic.begin(), symbolic.end(), name) == symbolic.end()) {
+        std::string known;
+        for (const auto& n : symbolic) known += (known.empty() ? "" : ", ") + n;
+        print_error("--shape " + s + ": the parameters of `" + o->func +
+                    "` have no symbolic dimension `" + name + "`" +
+                    (known.empty() ? " (they have none)" : " (they use " + known + ")"));
+        return kExitUsage;
+      }
+      sizes[name] = std::stoll(value);
+    }
+    SizeHeap heap = size_heap(fn, sizes);
+    // A dimension that is a plain variable also takes its size from a given or bound tensor.
+    for (size_t i = 0; i < inputs.size() && i < fn.param_info.size(); ++i) {
+      const vm::Value* given = inputs[i] ? &*inputs[i] : model->bound_param(names[i]);
+      const vm::TensorObj* t = given ? given->as_tensor() : nullptr;
+      const auto& dims = fn.param_info[i].dims;
+      if (!t || dims.size() != t->shape().size()) continue;
+      for (size_t d = 0; d < dims.size(); ++d) {
+        const auto& p = dims[d].program;
+        if (p.size() == 2 && p[0] == static_cast<int64_t>(vm::ShapeProgramCode::kPushHeap) &&
+            !heap.known[static_cast<size_t>(p[1])]) {
+          heap.values[static_cast<size_t>(p[1])] = t->shape()[d];
+          heap.known[static_cast<size_t>(p[1])] = true;
+        }
+      }
+    }
+
     std::mt19937 rng(o->seed);
     std::vector<vm::Value> args;
     for (size_t i = 0; i < inputs.size(); ++i) {
       if (inputs[i]) {
         args.push_back(*inputs[i]);
-        continue;
+      } else if (const vm::Value* bound = model->bound_param(names[i])) {
+        args.push_back(*bound);
+      } else if (o->random) {
+        std::string error;
+        auto v = random_input(fn, i, heap, rng, error);
+        if (!v) {
+          print_error(error);
+          return kExitUsage;
+        }
+        args.push_back(*v);
+      } else {
+        break;  // the VM reports what is missing
       }
-      // The rest may be bound weights (--params), taken by the VM as missing trailing arguments.
-      if (!o->random || std::find(bound.begin(), bound.end(), names[i]) != bound.end()) break;
-      if (!func) {
-        print_error(
-            "--random needs the parameter types: run the .relax file rather than a model library");
-        return kExitUsage;
-      }
-      std::string error;
-      auto v = random_input(func->params[i], sizes, rng, error);
-      if (!v) {
-        print_error(error);
-        return kExitUsage;
-      }
-      args.push_back(*v);
     }
+
     if (o->profile || !o->trace.empty()) model->enable_profiling(!o->trace.empty());
+    bool timed = repeat->count() > 0;
+    int warmups = timed ? std::max(1, o->repeat / 10) : 0;
     vm::Result<vm::Value> result = vm::Value();
-    double best = 1e300, total = 0;
-    for (int r = 0; r < o->repeat; ++r) {
+    for (int w = 0; w < warmups && result; ++w) result = model->invoke(o->func, args);
+    if (warmups && model->profiler()) model->profiler()->reset();
+    std::vector<double> times;
+    for (int r = 0; r < o->repeat && result; ++r) {
       auto start = std::chrono::steady_clock::now();
       result = model->invoke(o->func, args);
-      double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      if (!result) break;
-      best = std::min(best, s);
-      total += s;
+      times.push_back(
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
     if (!result) {
       print_error(result.error().message);
       return kExitInputErrors;
     }
-    print_value(*result, "");
-    if (o->repeat > 1) {
-      std::cout << "time: mean " << vm::format_duration(total / o->repeat * 1e9) << ", best "
-                << vm::format_duration(best * 1e9) << " over " << o->repeat << " runs\n";
+    Stats st = stats_of(times);
+    if (o->json) {
+      json out;
+      out["function"] = o->func;
+      out["outputs"] = json::array();
+      if (const vm::TupleObj* tup = result->as_tuple()) {
+        for (size_t i = 0; i < tup->size(); ++i) out["outputs"].push_back(value_json((*tup)[i]));
+      } else {
+        out["outputs"].push_back(value_json(*result));
+      }
+      json timing;
+      timing["runs"] = times.size();
+      timing["warmup_runs"] = warmups;
+      timing["min_ms"] = st.min * 1e3;
+      timing["median_ms"] = st.median * 1e3;
+      timing["mean_ms"] = st.mean * 1e3;
+      timing["p90_ms"] = st.p90 * 1e3;
+      json runs = json::array();
+      for (double t : times) runs.push_back(t * 1e3);
+      timing["times_ms"] = runs;
+      out["timing"] = timing;
+      if (o->profile && model->profiler()) {
+        const vm::Profiler& p = *model->profiler();
+        json prof;
+        prof["invocations"] = p.invocations();
+        prof["wall_ms"] = static_cast<double>(p.wall_ns()) / 1e6;
+        prof["entries"] = json::array();
+        for (const auto& row : p.rows()) {
+          prof["entries"].push_back({{"name", row.name},
+                                     {"kind", row.kind},
+                                     {"calls", row.calls},
+                                     {"total_ms", static_cast<double>(row.total_ns) / 1e6},
+                                     {"mean_ms", row.mean_ns / 1e6},
+                                     {"share", row.share}});
+        }
+        out["profile"] = prof;
+      }
+      std::cout << out.dump(2) << "\n";
+    } else {
+      print_value(*result, "");
+      if (timed) {
+        auto ns = [](double s) { return vm::format_duration(s * 1e9); };
+        std::cout << "time: min " << ns(st.min) << ", median " << ns(st.median) << ", mean "
+                  << ns(st.mean) << ", p90 " << ns(st.p90) << " over " << times.size()
+                  << (times.size() == 1 ? " run" : " runs") << " (" << warmups
+                  << (warmups == 1 ? " warm-up" : " warm-ups") << ")\n";
+      }
+      if (o->profile && model->profiler()) std::cout << model->profiler()->table();
     }
-    if (o->profile && model->profiler()) std::cout << model->profiler()->table();
     if (!o->trace.empty() && model->profiler()) {
       vm::Status written = model->profiler()->write_chrome_trace(o->trace);
       if (!written.ok()) {

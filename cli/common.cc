@@ -71,7 +71,16 @@ void print_diagnostics(const ir::DiagnosticBag& diags) {
   std::cerr.flush();
 }
 
-bool write_file_atomically(const std::string& path, const std::string& text) {
+bool write_file_atomically(const std::string& path, std::string_view text) {
+  if (path == "-") {
+    std::cout.write(text.data(), static_cast<std::streamsize>(text.size()));
+    std::cout.flush();
+    if (!std::cout) {
+      print_error("cannot write to standard output");
+      return false;
+    }
+    return true;
+  }
   // The mode of the file it replaces, or what a plain create would give.
   mode_t mode = 0;
   struct stat st {};

@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "ir/diagnostic.h"
 
@@ -36,8 +37,8 @@ void print_diagnostics(const ir::DiagnosticBag& diags);
 
 // Writes `text` to `path` through a temporary file in the same directory and a rename (keeping
 // the mode of a file it replaces), so readers never see half a file. Reports and returns false
-// on an I/O error.
-bool write_file_atomically(const std::string& path, const std::string& text);
+// on an I/O error. "-" writes to standard output.
+bool write_file_atomically(const std::string& path, std::string_view text);
 
 // Prints "relax: error: <message>" to stderr.
 void print_error(const std::string& message);

@@ -5,6 +5,7 @@
 #include "compiler/codegen/vm/vm_codegen.h"
 #include "compiler/pipeline.h"
 #include "compiler/relax/kills.h"
+#include "compiler/tir/lower.h"
 
 namespace relax::compiler {
 
@@ -28,8 +29,8 @@ KernelCompiler& global_compiler() {
 LibraryWriter& global_writer() {
   static LibraryWriter writer = [](const PrimFuncList& funcs, const std::vector<uint8_t>& exe,
                                    const Target& target, const std::string& path,
-                                   ir::DiagnosticBag& diags) {
-    return codegen::write_shared_library(kernel_sources(funcs), exe, target, path, diags);
+                                   ir::DiagnosticBag& diags, Timings* timings) {
+    return codegen::write_shared_library(kernel_sources(funcs), exe, target, path, diags, timings);
   };
   return writer;
 }
@@ -47,6 +48,35 @@ void set_kernel_compiler(KernelCompiler compiler) {
 }
 const KernelCompiler& kernel_compiler() {
   return global_compiler();
+}
+
+std::optional<std::string> emit_kernels(const PrimFuncList& funcs, const Target& target,
+                                        KernelText kind, ir::DiagnosticBag& diags,
+                                        Timings* timings) {
+  size_t errors = diags.error_count();
+  std::string text =
+      kind == KernelText::kLLVM
+          ? codegen::emit_llvm_ir(kernel_sources(funcs), target, diags, true, timings)
+          : codegen::emit_assembly(kernel_sources(funcs), target, diags, timings);
+  if (diags.error_count() > errors) return std::nullopt;
+  return text;
+}
+
+std::optional<PrimFuncList> lower_kernels(const PrimFuncList& funcs, const Target& target,
+                                          ir::DiagnosticBag& diags, Timings* timings) {
+  StepTimer timer(timings, "TIR lowering");
+  PrimFuncList lowered;
+  bool ok = true;
+  for (const auto& [name, func] : funcs) {
+    auto low = tir::lower_prim_func(func, target, diags, {}, name);
+    if (!low) {
+      ok = false;
+      continue;
+    }
+    lowered.emplace_back(name, low);
+  }
+  if (!ok) return std::nullopt;
+  return lowered;
 }
 
 BuildResult build(ir::Ref<ir::IRModule> module, const Target& target, PassContext& ctx,

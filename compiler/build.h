@@ -36,12 +36,26 @@ void set_kernel_compiler(KernelCompiler compiler);
 const KernelCompiler& kernel_compiler();
 
 // Writes one shared library holding the kernels and the serialized executable (`relax build
-// -o model.so`); the LLVM code generator installs it. Returns false with diagnostics.
-using LibraryWriter =
-    std::function<bool(const PrimFuncList& funcs, const std::vector<uint8_t>& executable,
-                       const Target& target, const std::string& path, ir::DiagnosticBag& diags)>;
+// -o model.so`); the LLVM code generator installs it. Returns false with diagnostics. `timings`,
+// when set, gets the code generator's steps (TIR lowering, LLVM optimization, object emission,
+// linking).
+using LibraryWriter = std::function<bool(
+    const PrimFuncList& funcs, const std::vector<uint8_t>& executable, const Target& target,
+    const std::string& path, ir::DiagnosticBag& diags, Timings* timings)>;
 void set_library_writer(LibraryWriter writer);
 const LibraryWriter& library_writer();
+
+// The kernels as text (`relax build --emit=llvm|asm`): LLVM IR after LLVM's optimization
+// pipeline, or the target's assembly. Null with diagnostics on error.
+enum class KernelText { kLLVM, kAssembly };
+std::optional<std::string> emit_kernels(const PrimFuncList& funcs, const Target& target,
+                                        KernelText kind, ir::DiagnosticBag& diags,
+                                        Timings* timings = nullptr);
+
+// Each kernel lowered to the loop form code generators take (compiler/tir/lower.h), as
+// `relax build --emit=tir` prints them ("TIR lowering" in `timings`). Null on error.
+std::optional<PrimFuncList> lower_kernels(const PrimFuncList& funcs, const Target& target,
+                                          ir::DiagnosticBag& diags, Timings* timings = nullptr);
 
 struct BuildOptions {
   // Overrides the process-wide kernel compiler.

@@ -12,6 +12,25 @@
 
 namespace relax::compiler {
 
+void add_timing(Timings& timings, const std::string& name, double seconds) {
+  auto it =
+      std::find_if(timings.begin(), timings.end(), [&](const auto& e) { return e.first == name; });
+  if (it == timings.end())
+    timings.emplace_back(name, seconds);
+  else
+    it->second += seconds;
+}
+
+StepTimer::StepTimer(Timings* timings, std::string name)
+    : timings_(timings), name_(std::move(name)), start_(std::chrono::steady_clock::now()) {}
+
+StepTimer::~StepTimer() {
+  if (timings_) {
+    add_timing(*timings_, name_,
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
+  }
+}
+
 ir::DiagnosticBag& PassContext::diagnostics() {
   return diags ? *diags : own_diags_;
 }
@@ -81,13 +100,8 @@ ir::Ref<ir::IRModule> run_pass(const Pass& pass, ir::Ref<ir::IRModule> module, P
   ir::Ref<ir::IRModule> result = pass.fn(module, ctx);
   if (!ctx.has_run(pass.name)) ctx.ran_.push_back(pass.name);
   if (ctx.time_passes) {
-    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    auto& t = ctx.timings();
-    auto it = std::find_if(t.begin(), t.end(), [&](const auto& e) { return e.first == pass.name; });
-    if (it == t.end())
-      t.emplace_back(pass.name, s);
-    else
-      it->second += s;
+    add_timing(ctx.timings(), pass.name,
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   if (!result) return nullptr;
   if (ctx.should_print_after(pass.name)) print_module(ctx, "after", pass.name, *result);

@@ -4,6 +4,7 @@
 // user errors: they report diagnostics and return the module unchanged where they cannot go on.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <iosfwd>
 #include <memory>
@@ -17,6 +18,26 @@
 namespace relax::compiler {
 
 class PassContext;
+
+// Named steps and their wall time in seconds, in first-run order (--time-passes): the passes,
+// and the code generator's steps ("TIR lowering", "LLVM optimization", "linking", ...).
+using Timings = std::vector<std::pair<std::string, double>>;
+// Adds `seconds` to the entry `name` (a new entry at the end the first time).
+void add_timing(Timings& timings, const std::string& name, double seconds);
+
+// Times a scope into `timings` (nothing when it is null).
+class StepTimer {
+ public:
+  StepTimer(Timings* timings, std::string name);
+  ~StepTimer();
+  StepTimer(const StepTimer&) = delete;
+  StepTimer& operator=(const StepTimer&) = delete;
+
+ private:
+  Timings* timings_;
+  std::string name_;
+  std::chrono::steady_clock::time_point start_;
+};
 
 using PassFn = std::function<ir::Ref<ir::IRModule>(ir::Ref<ir::IRModule>, PassContext&)>;
 
@@ -49,7 +70,7 @@ class PassContext {
 
   ir::DiagnosticBag& diagnostics();
   // Timings collected by time_passes: pass name -> seconds, in first-run order.
-  std::vector<std::pair<std::string, double>>& timings() {
+  Timings& timings() {
     return timings_;
   }
   bool should_print_before(const std::string& pass) const;
@@ -61,7 +82,7 @@ class PassContext {
   friend ir::Ref<ir::IRModule> run_pass(const Pass&, ir::Ref<ir::IRModule>, PassContext&);
   std::vector<std::string> ran_;
   ir::DiagnosticBag own_diags_;
-  std::vector<std::pair<std::string, double>> timings_;
+  Timings timings_;
 };
 
 // Runs a pass (or a sequential pass, child by child) with the context's instruments.

@@ -11,12 +11,12 @@
 //   vm.builtin.make_shape(heap, n, code0, r0, ...) -> shape    code 0 use r; 1 heap[r]
 //   vm.builtin.make_prim_value(heap, code, r) -> int           codes as make_shape
 //   vm.builtin.shape_compute(heap, dst, code0, v0, ...) -> null
-//       heap[dst] = a postfix program of (code, v) pairs: 0 push v, 1 push heap[v], then
-//       operators on the two top values 2 add, 3 sub, 4 mul, 5 floordiv, 6 floormod, 7 min,
-//       8 max, 9 truncdiv, 10 truncmod, and comparisons giving 0/1: 11 ==, 12 !=, 13 <, 14 <=,
-//       15 >, 16 >=, and 17 select (c ? t : f of the three top values) (the compound symbolic
-//       expressions TVM computes with a
-//       host shape function, evaluated without generated code)
+//       heap[dst] = a postfix program of (code, v) pairs (vm/shape_program.h): 0 push v, 1 push
+//       heap[v], then operators on the two top values 2 add, 3 sub, 4 mul, 5 floordiv,
+//       6 floormod, 7 min, 8 max, 9 truncdiv, 10 truncmod, and comparisons giving 0/1: 11 ==,
+//       12 !=, 13 <, 14 <=, 15 >, 16 >=, and 17 select (c ? t : f of the three top values) (the
+//       compound symbolic expressions TVM computes with a host shape function, evaluated without
+//       generated code)
 //   vm.builtin.check_tensor_info(value, ndim: int (-1 any), dtype|null, err) -> null
 //   vm.builtin.check_shape_info(value, ndim: int (-1 any), err) -> null
 //   vm.builtin.check_prim_value_info(value, dtype|null, err) -> null

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "vm/builtins_internal.h"
+#include "vm/shape_program.h"
 
 namespace relax::vm::builtin {
 
@@ -164,10 +165,7 @@ void make_prim_value(VirtualMachine&, ArgList args, Value* result) {
   *result = Value(make_one(heap_arg(args, 0), int_arg(args, 1, "code"), int_arg(args, 2, "r")));
 }
 
-// A postfix program over int64 values; the result is stored in heap[dst]. Pairs (code, v):
-// 0 push v; 1 push heap[v]; 2 add; 3 sub; 4 mul; 5 floordiv; 6 floormod; 7 min; 8 max;
-// 9 truncdiv; 10 truncmod; comparisons giving 0 or 1: 11 ==, 12 !=, 13 <, 14 <=, 15 >, 16 >=
-// (v ignored for operators).
+// heap[dst] = a postfix program (shape_program.h) of the remaining (code, value) arguments.
 void shape_compute(VirtualMachine&, ArgList args, Value*) {
   std::span<int64_t> heap = heap_arg(args, 0);
   int64_t dst = int_arg(args, 1, "dst");
@@ -175,88 +173,12 @@ void shape_compute(VirtualMachine&, ArgList args, Value*) {
     throw_error("expected (heap, dst, code, value, ...) pairs, got " + std::to_string(args.size()) +
                 " arguments");
   }
-  std::vector<int64_t> stack;
-  for (int64_t i = 2; i < args.size(); i += 2) {
-    int64_t code = int_arg(args, i, "code");
-    int64_t v = int_arg(args, i + 1, "value");
-    if (code == 0) {
-      stack.push_back(v);
-      continue;
-    }
-    if (code == 1) {
-      stack.push_back(heap_slot(heap, v));
-      continue;
-    }
-    if (code == 17) {  // select: condition, true value, false value
-      if (stack.size() < 3) throw_error("malformed shape program at code 17");
-      int64_t f = stack.back();
-      stack.pop_back();
-      int64_t t = stack.back();
-      stack.pop_back();
-      stack.back() = stack.back() != 0 ? t : f;
-      continue;
-    }
-    if (stack.size() < 2 || code > 16)
-      throw_error("malformed shape program at code " + std::to_string(code));
-    int64_t b = stack.back();
-    stack.pop_back();
-    int64_t a = stack.back();
-    int64_t r = 0;
-    if ((code == 5 || code == 6 || code == 9 || code == 10) && b == 0) {
-      throw_error("division by zero in a symbolic shape expression");
-    }
-    switch (code) {
-      case 2:
-        r = a + b;
-        break;
-      case 3:
-        r = a - b;
-        break;
-      case 4:
-        r = a * b;
-        break;
-      case 5:
-        r = a / b - ((a % b != 0 && ((a < 0) != (b < 0))) ? 1 : 0);
-        break;
-      case 6:
-        r = a - b * (a / b - ((a % b != 0 && ((a < 0) != (b < 0))) ? 1 : 0));
-        break;
-      case 7:
-        r = std::min(a, b);
-        break;
-      case 8:
-        r = std::max(a, b);
-        break;
-      case 9:
-        r = a / b;
-        break;
-      case 10:
-        r = a % b;
-        break;
-      case 11:
-        r = a == b;
-        break;
-      case 12:
-        r = a != b;
-        break;
-      case 13:
-        r = a < b;
-        break;
-      case 14:
-        r = a <= b;
-        break;
-      case 15:
-        r = a > b;
-        break;
-      default:
-        r = a >= b;
-        break;
-    }
-    stack.back() = r;
-  }
-  if (stack.size() != 1)
-    throw_error("malformed shape program: " + std::to_string(stack.size()) + " values left");
-  heap_slot(heap, dst) = stack.back();
+  std::vector<int64_t> words;
+  words.reserve(static_cast<size_t>(args.size() - 2));
+  for (int64_t i = 2; i < args.size(); ++i) words.push_back(int_arg(args, i, "code or value"));
+  Result<int64_t> value = eval_shape_program(words, heap);
+  if (!value) throw_error(value.error().message);
+  heap_slot(heap, dst) = *value;
 }
 
 void check_tensor_info(VirtualMachine& vm, ArgList args, Value*) {

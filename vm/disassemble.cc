@@ -130,6 +130,9 @@ std::string Executable::disassemble(const DisassembleOptions& options) const {
       out << ")";
     }
     out << "\n";
+    for (size_t p = 0; p < fn.param_info.size(); ++p)
+      out << ";" << std::string(17, ' ') << fn.param_names[p] << ": " << fn.param_info[p].text
+          << "\n";
   }
   if (!constants.empty()) {
     out << ";\n; constants\n";

@@ -12,10 +12,14 @@
 //   5. every register read is an argument or written on every path before it, and not killed
 //      (`vm.builtin.kill`) on any path since (must-define dataflow over the function's basic
 //      blocks, where a kill undefines its register);
-//   6. constants are ints, floats, dtypes, strings, shapes or CPU tensors.
+//   6. constants are ints, floats, dtypes, strings, shapes or CPU tensors;
+//   7. parameter struct info, where present, has one entry per parameter, known kinds, bounded
+//      nesting and well-formed dimension programs over the function's shape-heap slots.
 #include "vm/executable.h"
 
 #include <algorithm>
+
+#include "vm/shape_program.h"
 
 namespace relax::vm {
 
@@ -367,6 +371,25 @@ class FunctionChecker {
 
 }  // namespace
 
+// A parameter's struct info: known kinds, nesting within bounds, well-formed dim programs over
+// the function's heap slots.
+static std::string check_param_info(const ParamInfo& p, int64_t heap_size, int depth) {
+  if (depth > kMaxParamInfoDepth) return "parameter struct info nests too deep";
+  if (static_cast<uint8_t>(p.kind) > static_cast<uint8_t>(ParamInfo::Kind::kCallable)) {
+    return "parameter struct info has an unknown kind " + std::to_string(static_cast<int>(p.kind));
+  }
+  for (const ParamInfo::Dim& d : p.dims) {
+    if (d.program.empty()) continue;
+    std::string problem = check_shape_program(d.program, heap_size);
+    if (!problem.empty()) return "dimension `" + d.text + "`: " + problem;
+  }
+  for (const ParamInfo& f : p.fields) {
+    std::string problem = check_param_info(f, heap_size, depth + 1);
+    if (!problem.empty()) return problem;
+  }
+  return "";
+}
+
 Status Executable::validate() const {
   int64_t ninstr = num_instructions();
   std::vector<std::pair<int64_t, int64_t>> ranges;
@@ -377,7 +400,11 @@ Status Executable::validate() const {
     if (static_cast<uint8_t>(fn.kind) > static_cast<uint8_t>(FunctionKind::kBuiltin)) {
       return fail("unknown kind " + std::to_string(static_cast<int>(fn.kind)));
     }
-    if (fn.kind != FunctionKind::kVMFunction) continue;
+    if (fn.kind != FunctionKind::kVMFunction) {
+      if (!fn.param_info.empty())
+        return fail("parameter struct info on a " + std::string(function_kind_name(fn.kind)));
+      continue;
+    }
     if (fn.start_instr < 0 || fn.start_instr >= fn.end_instr || fn.end_instr > ninstr) {
       return fail("instruction range [" + std::to_string(fn.start_instr) + ", " +
                   std::to_string(fn.end_instr) + ") is empty or outside the code (" +
@@ -390,6 +417,15 @@ Status Executable::validate() const {
     if (fn.register_file_size < fn.num_args || fn.register_file_size > kMaxRegisters) {
       return fail("register file size " + std::to_string(fn.register_file_size) +
                   " is invalid for " + std::to_string(fn.num_args) + " arguments");
+    }
+    if (!fn.param_info.empty() && fn.param_info.size() != fn.param_names.size()) {
+      return fail(std::to_string(fn.param_info.size()) + " parameter struct infos for " +
+                  std::to_string(fn.num_args) + " parameters");
+    }
+    for (size_t p = 0; p < fn.param_info.size(); ++p) {
+      std::string problem =
+          check_param_info(fn.param_info[p], static_cast<int64_t>(fn.shape_slot_names.size()), 0);
+      if (!problem.empty()) return fail("parameter `" + fn.param_names[p] + "`: " + problem);
     }
     ranges.emplace_back(fn.start_instr, fn.end_instr);
   }
@@ -505,6 +541,11 @@ void ExecutableBuilder::name_register(int64_t r, const std::string& name) {
 void ExecutableBuilder::set_shape_slot_names(std::vector<std::string> names) {
   if (current_ < 0) return fail("set_shape_slot_names outside a function");
   exe_->functions[static_cast<size_t>(current_)].shape_slot_names = std::move(names);
+}
+
+void ExecutableBuilder::set_param_info(std::vector<ParamInfo> info) {
+  if (current_ < 0) return fail("set_param_info outside a function");
+  exe_->functions[static_cast<size_t>(current_)].param_info = std::move(info);
 }
 
 void ExecutableBuilder::note_register(int64_t r) {

@@ -28,6 +28,33 @@ enum class FunctionKind : uint8_t {
 };
 const char* function_kind_name(FunctionKind kind);  // "vm", "kernel", "extern", "builtin"
 
+// What a VM function requires of one parameter: its struct info, carried by the executable so
+// that tools can make inputs and explain them without the source (`relax run model.so --random`).
+// Each dimension is a shape program (shape_program.h) over the function's shape-heap slots, whose
+// names (FunctionInfo::shape_slot_names) are the symbolic variables.
+struct ParamInfo {
+  enum class Kind : uint8_t {
+    kObject = 0,  // anything (R.Object)
+    kTensor = 1,
+    kShape = 2,
+    kPrim = 3,
+    kTuple = 4,
+    kCallable = 5,
+  };
+  struct Dim {
+    std::string text;              // "n - 2", "4"
+    std::vector<int64_t> program;  // empty when the VM cannot compute it
+  };
+  Kind kind = Kind::kObject;
+  std::string text;               // the struct info as TVMScript: R.Tensor((n, 4), dtype="float32")
+  std::string dtype;              // tensors and prims; empty when unknown
+  int32_t ndim = -1;              // tensors and shapes; -1 when unknown
+  std::vector<Dim> dims;          // tensors and shapes whose dims are known; a prim's known value
+  std::vector<ParamInfo> fields;  // tuples
+};
+// Tuples in parameter struct info nest at most this deep (deeper ones are recorded as kObject).
+inline constexpr int kMaxParamInfoDepth = 32;
+
 struct FunctionInfo {
   FunctionKind kind = FunctionKind::kVMFunction;
   std::string name;
@@ -42,6 +69,8 @@ struct FunctionInfo {
   std::vector<std::string> register_names;
   // What each slot of the function's shape heap holds ("n", "k + 1"), for error messages.
   std::vector<std::string> shape_slot_names;
+  // VM functions: one per parameter, or none (an executable built by hand).
+  std::vector<ParamInfo> param_info;
 };
 
 struct DisassembleOptions {
@@ -52,7 +81,8 @@ class Executable {
  public:
   // Format of save(): the magic number, then this version.
   static constexpr uint64_t kMagic = 0x0158454D56584C52;  // "RLXVMEX\x01"
-  static constexpr uint32_t kFormatVersion = 1;
+  // Version 2 added the parameter struct info; older files are refused with a clear error.
+  static constexpr uint32_t kFormatVersion = 2;
 
   std::vector<FunctionInfo> functions;
   // Host values: int, float, dtype, string, shape or CPU tensor.
@@ -113,6 +143,8 @@ class ExecutableBuilder {
   void name_register(int64_t r, const std::string& name);
   // The shape heap's slot names of the current function (error messages).
   void set_shape_slot_names(std::vector<std::string> names);
+  // The struct info of the current function's parameters (one each).
+  void set_param_info(std::vector<ParamInfo> info);
   // Each returns the index of the emitted instruction.
   int64_t emit_call(int64_t func, std::span<const Arg> args, int64_t dst = kVoidRegister);
   int64_t emit_call(int64_t func, std::initializer_list<Arg> args, int64_t dst = kVoidRegister) {

@@ -46,6 +46,8 @@ class Module {
   // Binds every tensor of a .safetensors file to the parameters of that name.
   Status load_params(const std::string& path);
   void bind_param(const std::string& name, Value value) { vm_->bind_param(name, std::move(value)); }
+  // The value bound to parameters called `name` (by load_params or bind_param), or null.
+  const Value* bound_param(std::string_view name) const { return vm_->bound_param(name); }
 
   Result<Value> invoke(std::string_view function, const std::vector<Value>& args);
 

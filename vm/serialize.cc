@@ -1,8 +1,11 @@
 // The executable's binary form (little-endian):
 //
-//   u64 magic  u32 version  u32 reserved (0)
+//   u64 magic  u32 version (2; version 1 had no param_info)  u32 reserved (0)
 //   functions: u64 count, each: u8 kind, str name, i64 start, i64 end, i32 num_args,
-//              i32 register_file_size, u64 n + str param_names[n], u64 m + str slot_names[m]
+//              i32 register_file_size, u64 n + str param_names[n], u64 m + str slot_names[m],
+//              u64 k + param_info[k] (k is 0 or n)
+//   param_info: u8 kind, str text, str dtype, i32 ndim, u64 d + (str text, u64 w + i64[w])[d],
+//              u64 f + param_info[f] (tuple fields, nested at most kMaxParamInfoDepth deep)
 //   constants: u64 count, each: u8 tag (a ValueKind) and its payload:
 //              int i64 | float f64 | dtype u8 code, u8 bits, u16 lanes | string str |
 //              shape u64 n + i64[n] | tensor dtype, i32 ndim, i64 shape[ndim], u64 nbytes, bytes
@@ -185,6 +188,46 @@ Value load_constant(Reader& r, size_t index) {
   }
 }
 
+void save_param_info(Writer& w, const ParamInfo& p) {
+  w.put<uint8_t>(static_cast<uint8_t>(p.kind));
+  w.put_string(p.text);
+  w.put_string(p.dtype);
+  w.put<int32_t>(p.ndim);
+  w.put<uint64_t>(p.dims.size());
+  for (const ParamInfo::Dim& d : p.dims) {
+    w.put_string(d.text);
+    w.put<uint64_t>(d.program.size());
+    w.put_raw(d.program.data(), d.program.size() * sizeof(int64_t));
+  }
+  w.put<uint64_t>(p.fields.size());
+  for (const ParamInfo& f : p.fields) save_param_info(w, f);
+}
+
+// The smallest record: kind, two empty strings, ndim, two empty lists.
+constexpr size_t kMinParamInfoBytes = 1 + 8 + 8 + 4 + 8 + 8;
+
+ParamInfo load_param_info(Reader& r, int depth) {
+  if (depth > kMaxParamInfoDepth) {
+    throw VMError("corrupt executable: parameter struct info nests deeper than " +
+                  std::to_string(kMaxParamInfoDepth));
+  }
+  ParamInfo p;
+  p.kind = static_cast<ParamInfo::Kind>(r.get<uint8_t>("parameter kind"));
+  p.text = r.get_string("parameter struct info");
+  p.dtype = r.get_string("parameter dtype");
+  p.ndim = r.get<int32_t>("parameter ndim");
+  p.dims.resize(r.count("parameter dimension", 16));
+  for (ParamInfo::Dim& d : p.dims) {
+    d.text = r.get_string("parameter dimension");
+    d.program.resize(r.count("dimension program word", 8));
+    const uint8_t* words = r.take(d.program.size() * 8, "dimension program");
+    if (!d.program.empty()) std::memcpy(d.program.data(), words, d.program.size() * 8);
+  }
+  p.fields.resize(r.count("parameter field", kMinParamInfoBytes));
+  for (ParamInfo& f : p.fields) f = load_param_info(r, depth + 1);
+  return p;
+}
+
 }  // namespace
 
 std::vector<uint8_t> Executable::save() const {
@@ -204,6 +247,8 @@ std::vector<uint8_t> Executable::save() const {
     for (const auto& p : fn.param_names) w.put_string(p);
     w.put<uint64_t>(fn.shape_slot_names.size());
     for (const auto& p : fn.shape_slot_names) w.put_string(p);
+    w.put<uint64_t>(fn.param_info.size());
+    for (const ParamInfo& p : fn.param_info) save_param_info(w, p);
   }
   w.put<uint64_t>(constants.size());
   for (const Value& c : constants) save_constant(w, c);
@@ -223,11 +268,11 @@ Result<std::shared_ptr<Executable>> Executable::load(std::span<const uint8_t> by
     if (version != kFormatVersion) {
       return Error{"executable format version " + std::to_string(version) +
                    " is not supported (this runtime reads version " +
-                   std::to_string(kFormatVersion) + ")"};
+                   std::to_string(kFormatVersion) + "); rebuild it with this relax"};
     }
     (void)r.get<uint32_t>("reserved");
-    // The smallest function record: kind, empty name, two i64, two i32, two empty lists.
-    uint64_t nfuncs = r.count("function", 1 + 8 + 16 + 8 + 16);
+    // The smallest function record: kind, empty name, two i64, two i32, three empty lists.
+    uint64_t nfuncs = r.count("function", 1 + 8 + 16 + 8 + 24);
     exe->functions.resize(nfuncs);
     for (FunctionInfo& fn : exe->functions) {
       fn.kind = static_cast<FunctionKind>(r.get<uint8_t>("function kind"));
@@ -240,6 +285,8 @@ Result<std::shared_ptr<Executable>> Executable::load(std::span<const uint8_t> by
       for (auto& p : fn.param_names) p = r.get_string("parameter name");
       fn.shape_slot_names.resize(r.count("shape slot name", 8));
       for (auto& p : fn.shape_slot_names) p = r.get_string("shape slot name");
+      fn.param_info.resize(r.count("parameter struct info", kMinParamInfoBytes));
+      for (ParamInfo& p : fn.param_info) p = load_param_info(r, 0);
     }
     uint64_t nconsts = r.count("constant", 5);  // the smallest: a dtype
     exe->constants.reserve(nconsts);

@@ -139,6 +139,11 @@ void VirtualMachine::bind_param(const std::string& name, Value value) {
   params_[name] = std::move(value);
 }
 
+const Value* VirtualMachine::bound_param(std::string_view name) const {
+  auto it = params_.find(std::string(name));
+  return it == params_.end() ? nullptr : &it->second;
+}
+
 const FunctionInfo& VirtualMachine::current_function() const {
   static const FunctionInfo kNone{FunctionKind::kVMFunction, "<no function>", 0, 0, 0, 0, {}, {}};
   return frames_.empty() ? kNone : exe_->functions[static_cast<size_t>(frames_.back().func)];
@@ -212,11 +217,10 @@ Result<Value> VirtualMachine::invoke(std::string_view name, std::span<const Valu
     full.assign(args.begin(), args.end());
     std::string unbound;
     for (size_t i = args.size(); i < nparams; ++i) {
-      auto it = params_.find(fn.param_names[i]);
-      if (it == params_.end()) {
-        unbound += (unbound.empty() ? "`" : ", `") + fn.param_names[i] + "`";
+      if (const Value* bound = bound_param(fn.param_names[i])) {
+        full.push_back(*bound);
       } else {
-        full.push_back(it->second);
+        unbound += (unbound.empty() ? "`" : ", `") + fn.param_names[i] + "`";
       }
     }
     if (!unbound.empty()) {

@@ -65,6 +65,9 @@ class VirtualMachine {
   // Binds a value to every parameter called `name` (weights from --params).
   void bind_param(const std::string& name, Value value);
   void clear_params() { params_.clear(); }
+  // The value bound to a parameter called `name`, or null: how invoke() fills a missing
+  // argument, so tools can ask which parameters the bound values cover.
+  const Value* bound_param(std::string_view name) const;
 
   // Attach a profiler (null to detach); the VM records into it until detached.
   void set_profiler(Profiler* profiler);

@@ -4,7 +4,12 @@
 // compiler/pipeline.cc.
 #pragma once
 
+#include <cstdint>
+#include <functional>
+#include <vector>
+
 #include "compiler/pass.h"
+#include "ir/tir.h"
 
 namespace relax::compiler::relax_passes {
 
@@ -21,6 +26,13 @@ Pass remove_purity_checking_pass();    // RemovePurityChecking
 Pass annotate_tir_op_pattern_pass();   // AnnotateTIROpPattern
 Pass fold_constant_pass();             // FoldConstant
 Pass vm_shape_lower_pass();            // VMShapeLower
+
+// The shape program (vm/shape_program.h) VMShapeLower computes `e` with: constants pushed,
+// operators the VM computes applied to their operands' programs, anything else read from the
+// heap slot `slot(x)` names. VM codegen writes the parameters' dims with it.
+std::vector<int64_t> shape_program(
+    const ir::Ref<ir::tir::PrimExpr>& e,
+    const std::function<int64_t(const ir::Ref<ir::tir::PrimExpr>&)>& slot);
 
 void register_relax_passes();
 

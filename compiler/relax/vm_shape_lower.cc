@@ -26,6 +26,7 @@
 #include "compiler/relax/passes.h"
 #include "ir/visitor.h"
 #include "syntax/printer.h"
+#include "vm/shape_program.h"
 
 namespace relax::compiler::relax_passes {
 
@@ -75,37 +76,39 @@ class SlotCollector : public ExprVisitor {
 
 // The postfix codes of vm.builtin.shape_compute for a binary operator (0: not computable).
 int64_t operator_code(ObjectKind kind) {
+  using C = vm::ShapeProgramCode;
+  auto code = [](C c) { return static_cast<int64_t>(c); };
   switch (kind) {
     case ObjectKind::kAdd:
-      return 2;
+      return code(C::kAdd);
     case ObjectKind::kSub:
-      return 3;
+      return code(C::kSub);
     case ObjectKind::kMul:
-      return 4;
+      return code(C::kMul);
     case ObjectKind::kFloorDiv:
-      return 5;
+      return code(C::kFloorDiv);
     case ObjectKind::kFloorMod:
-      return 6;
+      return code(C::kFloorMod);
     case ObjectKind::kMin:
-      return 7;
+      return code(C::kMin);
     case ObjectKind::kMax:
-      return 8;
+      return code(C::kMax);
     case ObjectKind::kDiv:
-      return 9;
+      return code(C::kTruncDiv);
     case ObjectKind::kMod:
-      return 10;
+      return code(C::kTruncMod);
     case ObjectKind::kEQ:
-      return 11;
+      return code(C::kEQ);
     case ObjectKind::kNE:
-      return 12;
+      return code(C::kNE);
     case ObjectKind::kLT:
-      return 13;
+      return code(C::kLT);
     case ObjectKind::kLE:
-      return 14;
+      return code(C::kLE);
     case ObjectKind::kGT:
-      return 15;
+      return code(C::kGT);
     case ObjectKind::kGE:
-      return 16;
+      return code(C::kGE);
     default:
       return 0;
   }
@@ -117,12 +120,37 @@ int64_t operator_code(ObjectKind kind) {
 std::pair<std::vector<Ref<tir::PrimExpr>>, int64_t> operands(const Ref<tir::PrimExpr>& e) {
   if (auto b = e.as<tir::BinaryOp>()) return {{b->a, b->b}, operator_code(b->kind())};
   if (auto sel = e.as<tir::Select>())
-    return {{sel->condition, sel->true_value, sel->false_value}, 17};
+    return {{sel->condition, sel->true_value, sel->false_value},
+            static_cast<int64_t>(vm::ShapeProgramCode::kSelect)};
   if (auto call = e.as<tir::Call>();
       call && call->op == "tir.if_then_else" && call->args.size() == 3)
-    return {call->args, 17};
+    return {call->args, static_cast<int64_t>(vm::ShapeProgramCode::kSelect)};
   return {{}, 0};
 }
+
+}  // namespace
+
+std::vector<int64_t> shape_program(const Ref<tir::PrimExpr>& e,
+                                   const std::function<int64_t(const Ref<tir::PrimExpr>&)>& slot) {
+  using C = vm::ShapeProgramCode;
+  std::vector<int64_t> out;
+  auto emit = [&](auto& self, const Ref<tir::PrimExpr>& x) -> void {
+    if (auto c = tir::as_const_int(x)) {
+      out.insert(out.end(), {static_cast<int64_t>(C::kPushImm), *c});
+      return;
+    }
+    if (auto [parts, code] = operands(x); code) {
+      for (const auto& part : parts) self(self, part);
+      out.insert(out.end(), {code, 0});
+      return;
+    }
+    out.insert(out.end(), {static_cast<int64_t>(C::kPushHeap), slot(x)});
+  };
+  emit(emit, e);
+  return out;
+}
+
+namespace {
 
 class ShapeLowerer : public ExprMutator {
  public:
@@ -323,19 +351,8 @@ class ShapeLowerer : public ExprMutator {
   }
 
   void program(const Ref<tir::PrimExpr>& e, std::vector<Ref<Expr>>& out) {
-    if (auto c = tir::as_const_int(e)) {
-      out.push_back(int_value(0));
-      out.push_back(int_value(*c));
-      return;
-    }
-    if (auto [parts, code] = operands(e); code) {
-      for (const auto& part : parts) program(part, out);
-      out.push_back(int_value(code));
-      out.push_back(int_value(0));
-      return;
-    }
-    out.push_back(int_value(1));
-    out.push_back(int_value(slot(e)));
+    for (int64_t word : shape_program(e, [&](const Ref<tir::PrimExpr>& x) { return slot(x); }))
+      out.push_back(int_value(word));
   }
 
   // (code, r) for one dimension in the first round of matching.

@@ -63,7 +63,21 @@ bool update_golden() {
   return env && std::string(env) == "1";
 }
 
-CommandResult run_command(const std::vector<std::string>& argv, const std::string& input) {
+TempDir::TempDir(const std::string& prefix) {
+  static int counter = 0;
+  path_ = std::filesystem::temp_directory_path() /
+          (prefix + "_" + std::to_string(getpid()) + "_" + std::to_string(counter++));
+  std::filesystem::remove_all(path_);
+  std::filesystem::create_directories(path_);
+}
+
+TempDir::~TempDir() {
+  std::error_code ignored;
+  std::filesystem::remove_all(path_, ignored);
+}
+
+CommandResult run_command(const std::vector<std::string>& argv, const std::string& input,
+                          const std::filesystem::path& cwd) {
   int in_pipe[2], out_pipe[2], err_pipe[2];
   if (pipe(in_pipe) || pipe(out_pipe) || pipe(err_pipe)) throw std::runtime_error("pipe failed");
   pid_t pid = fork();
@@ -74,6 +88,7 @@ CommandResult run_command(const std::vector<std::string>& argv, const std::strin
     dup2(err_pipe[1], 2);
     for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]})
       close(fd);
+    if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(126);
     std::vector<char*> args;
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);

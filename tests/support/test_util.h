@@ -24,12 +24,28 @@ std::filesystem::path tests_dir();
 // True when the environment asks to rewrite golden expectations (RELAX_UPDATE_GOLDEN=1).
 bool update_golden();
 
+// A fresh directory under the system's temporary folder, removed with everything in it.
+class TempDir {
+ public:
+  explicit TempDir(const std::string& prefix = "relax_test");
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  std::filesystem::path path_;
+};
+
 struct CommandResult {
   int exit_code = -1;
   std::string out;  // stdout
   std::string err;  // stderr
 };
-// Runs `argv` (no shell), feeding `input` on stdin; captures stdout and stderr.
-CommandResult run_command(const std::vector<std::string>& argv, const std::string& input = "");
+// Runs `argv` (no shell) in `cwd` (the current directory when empty), feeding `input` on stdin;
+// captures stdout and stderr.
+CommandResult run_command(const std::vector<std::string>& argv, const std::string& input = "",
+                          const std::filesystem::path& cwd = {});
 
 }  // namespace relax::test

@@ -6,6 +6,7 @@
 
 #include "tests/support/test_util.h"
 #include "tests/vm/vm_test_util.h"
+#include "vm/shape_program.h"
 
 namespace relax::vm::test {
 namespace {
@@ -18,6 +19,14 @@ std::shared_ptr<Executable> sample_program() {
   int64_t add = b.declare_kernel("add");
   b.begin_function("main");
   b.set_shape_slot_names({"n"});
+  ParamInfo x{ParamInfo::Kind::kTensor,
+              "R.Tensor((n,), dtype=\"float32\")",
+              "float32",
+              1,
+              {{"n", {1, 0}}},
+              {}};
+  ParamInfo flag{ParamInfo::Kind::kPrim, "R.Prim(\"int64\")", "int64", -1, {}, {}};
+  b.set_param_info({x, flag});
   int64_t heap = b.new_register(), cond = b.new_register(), out = b.new_register(),
           clo = b.new_register();
   b.emit_call("vm.builtin.alloc_shape_heap", {Arg::context(), b.int_arg(1)}, heap);
@@ -87,7 +96,7 @@ TEST_CASE("truncated and corrupt executables are rejected with errors", "[vm][ex
   CHECK(error_of(Executable::load(std::span<const uint8_t>(bytes.data(), 30))) ==
         "truncated or corrupt executable: function count 9 at byte 16 exceeds the 6 bytes left");
   CHECK(error_of(Executable::load(std::span<const uint8_t>(bytes.data(), bytes.size() - 3))) ==
-        "truncated or corrupt executable: code word count 64 at byte 813 exceeds the 509 bytes "
+        "truncated or corrupt executable: code word count 64 at byte 1050 exceeds the 509 bytes "
         "left");
   std::string quote = "quote \" and";
   size_t at = static_cast<size_t>(
@@ -99,7 +108,8 @@ TEST_CASE("truncated and corrupt executables are rejected with errors", "[vm][ex
   std::vector<uint8_t> v = bytes;
   v[8] = 9;
   CHECK(error_of(Executable::load(v)) ==
-        "executable format version 9 is not supported (this runtime reads version 1)");
+        "executable format version 9 is not supported (this runtime reads version 2); rebuild it "
+        "with this relax");
   v = bytes;
   v[16] = 0xff;  // the function count's low byte
   v[23] = 0x7f;  // and its high byte
@@ -134,6 +144,73 @@ TEST_CASE("loading validates the code like a build", "[vm][exe]") {
   CHECK(error_of(Executable::load(exe->save())) ==
         "invalid executable: function `main`, instruction 0: destination register 99 is outside "
         "the register file (6 registers)");
+}
+
+TEST_CASE("parameter struct info round-trips and is validated", "[vm][exe]") {
+  auto exe = sample_program();
+  auto loaded = Executable::load(exe->save());
+  REQUIRE(loaded.ok());
+  const auto& info = (*loaded)->functions[0].param_info;
+  REQUIRE(info.size() == 2);
+  CHECK(info[0].kind == ParamInfo::Kind::kTensor);
+  CHECK(info[0].text == "R.Tensor((n,), dtype=\"float32\")");
+  CHECK(info[0].dtype == "float32");
+  CHECK(info[0].ndim == 1);
+  REQUIRE(info[0].dims.size() == 1);
+  CHECK(info[0].dims[0].text == "n");
+  CHECK(info[0].dims[0].program == std::vector<int64_t>{1, 0});
+  CHECK(info[1].kind == ParamInfo::Kind::kPrim);
+  CHECK((*loaded)->functions[1].param_info.empty());
+  // A dim program reading a slot the function does not have, or leaving two values.
+  exe->functions[0].param_info[0].dims[0].program = {1, 1};
+  CHECK(error_of(Executable::load(exe->save())) ==
+        "invalid executable: function `main`: parameter `x`: dimension `n`: shape program reads "
+        "heap slot 1 of 1");
+  exe->functions[0].param_info[0].dims[0].program = {0, 4, 0, 5};
+  CHECK(error_of(Executable::load(exe->save())) ==
+        "invalid executable: function `main`: parameter `x`: dimension `n`: shape program leaves 2 "
+        "values");
+  exe->functions[0].param_info.pop_back();
+  CHECK(error_of(Executable::load(exe->save())) ==
+        "invalid executable: function `main`: 1 parameter struct infos for 2 parameters");
+  // Format version 1 (before parameter struct info) is refused with what to do.
+  std::vector<uint8_t> bytes = sample_program()->save();
+  bytes[8] = 1;
+  CHECK(error_of(Executable::load(bytes)) ==
+        "executable format version 1 is not supported (this runtime reads version 2); rebuild it "
+        "with this relax");
+  // Tuples nest at most kMaxParamInfoDepth deep.
+  exe = sample_program();
+  ParamInfo deep;
+  for (int i = 0; i <= kMaxParamInfoDepth + 1; ++i) {
+    ParamInfo outer{ParamInfo::Kind::kTuple, "R.Tuple", "", -1, {}, {deep}};
+    deep = outer;
+  }
+  exe->functions[0].param_info[1] = deep;
+  CHECK(error_of(Executable::load(exe->save())) ==
+        "corrupt executable: parameter struct info nests deeper than 32");
+}
+
+TEST_CASE("shape programs: checked, evaluated, overflow and division by zero are errors",
+          "[vm][exe]") {
+  using C = ShapeProgramCode;
+  auto w = [](std::initializer_list<int64_t> v) { return std::vector<int64_t>(v); };
+  std::vector<int64_t> heap{7, 3};
+  // (n - 2) * k floordiv 2 with n = 7, k = 3
+  auto p = w({1, 0, 0, 2, static_cast<int64_t>(C::kSub), 0, 1, 1, static_cast<int64_t>(C::kMul), 0,
+              0, 2, static_cast<int64_t>(C::kFloorDiv), 0});
+  CHECK(check_shape_program(p, 2).empty());
+  CHECK(eval_shape_program(p, heap).value() == 7);
+  CHECK(shape_program_slots(p) == w({0, 1}));
+  CHECK(check_shape_program(w({2, 0}), 2) == "shape program code 2 underflows");
+  CHECK(check_shape_program(w({0, 1, 18, 0}), 2) == "unknown shape program code 18");
+  CHECK(check_shape_program(w({0, 1, 0}), 2) == "a shape program has an odd number of words");
+  CHECK(error_of(eval_shape_program(w({0, 5, 0, 0, 5, 0}), heap)) ==
+        "division by zero in a symbolic shape expression");
+  CHECK(error_of(eval_shape_program(w({0, int64_t{1} << 62, 0, 4, 4, 0}), heap)) ==
+        "overflow in a symbolic shape expression");
+  CHECK(eval_shape_program(w({0, -7, 0, 2, 5, 0}), heap).value() == -4);  // floor division
+  CHECK(eval_shape_program(w({0, -7, 0, 2, 9, 0}), heap).value() == -3);  // truncating division
 }
 
 // Expects finish() to fail with `message`.

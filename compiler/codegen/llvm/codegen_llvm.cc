@@ -1421,7 +1421,7 @@ std::vector<KernelSource> prim_funcs_of(const ir::IRModule& module) {
 std::unique_ptr<llvm::Module> generate_module(llvm::LLVMContext& context,
                                               const std::vector<KernelSource>& funcs,
                                               const Target& target, llvm::TargetMachine& tm,
-                                              ir::DiagnosticBag& diags) {
+                                              ir::DiagnosticBag& diags, Timings* timings) {
   auto module = std::make_unique<llvm::Module>("relax_kernels", context);
   module->setDataLayout(tm.createDataLayout());
   module->setTargetTriple(tm.getTargetTriple().str());
@@ -1447,7 +1447,10 @@ std::unique_ptr<llvm::Module> generate_module(llvm::LLVMContext& context,
       ok = false;
       continue;
     }
-    lowered[i] = compiler::tir::lower_prim_func(source.func, target, diags, {}, source.name);
+    {
+      StepTimer timer(timings, "TIR lowering");
+      lowered[i] = compiler::tir::lower_prim_func(source.func, target, diags, {}, source.name);
+    }
     if (!lowered[i]) {
       ok = false;
       continue;
@@ -1482,6 +1485,7 @@ std::unique_ptr<llvm::Module> generate_module(llvm::LLVMContext& context,
       }
     }
   }
+  StepTimer timer(timings, "LLVM IR generation");
   for (size_t i = 0; i < funcs.size(); ++i) {
     try {
       KernelBuilder(*module, abi, cpu, funcs[i].name, *lowered[i], callees).build();
@@ -1509,13 +1513,16 @@ std::unique_ptr<llvm::Module> generate_module(llvm::LLVMContext& context,
 }
 
 std::string emit_llvm_ir(const std::vector<KernelSource>& funcs, const Target& target,
-                         ir::DiagnosticBag& diags, bool optimize) {
+                         ir::DiagnosticBag& diags, bool optimize, Timings* timings) {
   auto tm = create_target_machine(target, diags);
   if (!tm) return "";
   llvm::LLVMContext context;
-  auto module = generate_module(context, funcs, target, *tm, diags);
+  auto module = generate_module(context, funcs, target, *tm, diags, timings);
   if (!module) return "";
-  if (optimize) optimize_module(*module, *tm);
+  if (optimize) {
+    StepTimer timer(timings, "LLVM optimization");
+    optimize_module(*module, *tm);
+  }
   std::string text;
   llvm::raw_string_ostream os(text);
   module->print(os, nullptr);

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/pass.h"
 #include "compiler/target.h"
 #include "ir/diagnostic.h"
 #include "ir/module.h"
@@ -41,16 +42,26 @@ std::unique_ptr<vm::KernelLibrary> jit_compile(const std::vector<KernelSource>& 
                                                const Target& target, ir::DiagnosticBag& diags);
 
 // The LLVM IR module of the functions as text (`--emit=llvm`), after LLVM's optimization
-// pipeline when `optimize` is set. Empty on error.
+// pipeline when `optimize` is set. Empty on error. `timings` (when set) gets the steps' times
+// ("TIR lowering", "LLVM IR generation", "LLVM optimization"), here and below.
 std::string emit_llvm_ir(const std::vector<KernelSource>& funcs, const Target& target,
-                         ir::DiagnosticBag& diags, bool optimize = true);
+                         ir::DiagnosticBag& diags, bool optimize = true,
+                         Timings* timings = nullptr);
+
+// The optimized kernels as the target's assembly (`--emit=asm`; "assembly emission"). Empty
+// with diagnostics on error.
+std::string emit_assembly(const std::vector<KernelSource>& funcs, const Target& target,
+                          ir::DiagnosticBag& diags, Timings* timings = nullptr);
 
 // Writes a shared library at `path` exporting each kernel under its name and
 // relax_executable_blob / relax_executable_blob_size / relax_kernel_abi_version (kernel_abi.h),
-// so that vm::SharedLibrary::open(path, true) loads it without LLVM. Emits an object file and
-// links it with the system C compiler (`cc -shared`, or $CC). False (with diagnostics) on error.
+// so that vm::SharedLibrary::open(path, true) loads it without LLVM. Emits an object file
+// ("object emission") and links it with the system C compiler (`cc -shared`, or $CC; "linking")
+// into a temporary file beside `path`, renamed over it once complete. False (with diagnostics)
+// on error.
 bool write_shared_library(const std::vector<KernelSource>& funcs,
                           std::span<const uint8_t> executable_bytes, const Target& target,
-                          const std::string& path, ir::DiagnosticBag& diags);
+                          const std::string& path, ir::DiagnosticBag& diags,
+                          Timings* timings = nullptr);
 
 }  // namespace relax::compiler::codegen

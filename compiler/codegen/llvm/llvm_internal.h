@@ -29,11 +29,12 @@ std::unique_ptr<llvm::TargetMachine> create_target_machine(const Target& target,
                                                            ir::DiagnosticBag& diags);
 
 // Lowers the functions that still have blocks and generates one module holding every kernel
-// (data layout and triple of `tm`, verified). Null with diagnostics on error.
+// (data layout and triple of `tm`, verified). Null with diagnostics on error. `timings` (when
+// set) gets "TIR lowering" and "LLVM IR generation".
 std::unique_ptr<llvm::Module> generate_module(llvm::LLVMContext& context,
                                               const std::vector<KernelSource>& funcs,
                                               const Target& target, llvm::TargetMachine& tm,
-                                              ir::DiagnosticBag& diags);
+                                              ir::DiagnosticBag& diags, Timings* timings = nullptr);
 
 // LLVM's O3 module pipeline for the target machine.
 void optimize_module(llvm::Module& module, llvm::TargetMachine& tm);

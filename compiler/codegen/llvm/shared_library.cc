@@ -1,6 +1,7 @@
 // Ahead-of-time output: the kernels' module plus the serialized executable and the ABI version
 // as exported constants, emitted as a position-independent object file and linked into a shared
-// library by the system C compiler (`cc -shared`, or $CC), with libm for math functions.
+// library by the system C compiler (`cc -shared`, or $CC), with libm for math functions; and the
+// kernels as assembly text.
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -11,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 
+#include <llvm/ADT/SmallString.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/LegacyPassManager.h>
@@ -61,25 +63,54 @@ int run_linker(const std::vector<std::string>& argv, const std::string& log) {
 
 }  // namespace
 
+std::string emit_assembly(const std::vector<KernelSource>& funcs, const Target& target,
+                          ir::DiagnosticBag& diags, Timings* timings) {
+  auto tm = create_target_machine(target, diags);
+  if (!tm) return "";
+  llvm::LLVMContext context;
+  auto module = generate_module(context, funcs, target, *tm, diags, timings);
+  if (!module) return "";
+  {
+    StepTimer timer(timings, "LLVM optimization");
+    optimize_module(*module, *tm);
+  }
+  StepTimer timer(timings, "assembly emission");
+  llvm::SmallString<0> text;
+  llvm::raw_svector_ostream out(text);
+  llvm::legacy::PassManager pm;
+  if (tm->addPassesToEmitFile(pm, out, nullptr, llvm::CodeGenFileType::AssemblyFile)) {
+    diags.error("E0712", ir::Span::unknown(), "LLVM cannot emit assembly for this target");
+    return "";
+  }
+  pm.run(*module);
+  return std::string(text.str());
+}
+
 bool write_shared_library(const std::vector<KernelSource>& funcs,
                           std::span<const uint8_t> executable_bytes, const Target& target,
-                          const std::string& path, ir::DiagnosticBag& diags) {
+                          const std::string& path, ir::DiagnosticBag& diags, Timings* timings) {
   auto tm = create_target_machine(target, diags);
   if (!tm) return false;
   llvm::LLVMContext context;
-  auto module = generate_module(context, funcs, target, *tm, diags);
+  auto module = generate_module(context, funcs, target, *tm, diags, timings);
   if (!module) return false;
   add_exports(*module, executable_bytes);
-  optimize_module(*module, *tm);
+  {
+    StepTimer timer(timings, "LLVM optimization");
+    optimize_module(*module, *tm);
+  }
 
   auto error = [&](const std::string& message) {
     diags.error("E0713", ir::Span::unknown(), "cannot write `" + path + "`: " + message);
     return false;
   };
+  // Every intermediate file sits beside the output, so that the final rename is atomic.
   std::string stem = path + "." + std::to_string(getpid());
   std::string object = stem + ".o";
   std::string log = stem + ".log";
+  std::string linked = stem + ".tmp";
   {
+    StepTimer timer(timings, "object emission");
     std::error_code ec;
     llvm::raw_fd_ostream out(object, ec, llvm::sys::fs::OF_None);
     if (ec) return error("cannot create the object file `" + object + "`: " + ec.message());
@@ -92,7 +123,11 @@ bool write_shared_library(const std::vector<KernelSource>& funcs,
   }
   const char* cc_env = std::getenv("CC");
   std::string cc = cc_env && *cc_env ? cc_env : "cc";
-  int rc = run_linker({cc, "-shared", "-o", path, object, "-lm"}, log);
+  int rc = 0;
+  {
+    StepTimer timer(timings, "linking");
+    rc = run_linker({cc, "-shared", "-o", linked, object, "-lm"}, log);
+  }
   std::string output;
   {
     std::ifstream in(log);
@@ -104,8 +139,15 @@ bool write_shared_library(const std::vector<KernelSource>& funcs,
   std::filesystem::remove(object, ignored);
   std::filesystem::remove(log, ignored);
   if (rc != 0) {
+    std::filesystem::remove(linked, ignored);
     if (rc < 0) return error("cannot run `" + cc + "`");
     return error("`" + cc + " -shared` failed (exit " + std::to_string(rc) + "): " + output);
+  }
+  std::error_code ec;
+  std::filesystem::rename(linked, path, ec);
+  if (ec) {
+    std::filesystem::remove(linked, ignored);
+    return error(ec.message());
   }
   return true;
 }

@@ -9,10 +9,12 @@
 #include <vector>
 
 #include "compiler/relax/kills.h"
+#include "compiler/relax/passes.h"
 #include "ir/visitor.h"
 #include "syntax/printer.h"
 #include "vm/builtins.h"
 #include "vm/dtype.h"
+#include "vm/shape_program.h"
 #include "vm/tensor.h"
 
 namespace relax::compiler::codegen_vm {
@@ -27,6 +29,48 @@ struct CodegenError {
   ir::Span span;
   std::string message;
 };
+
+// A parameter's struct info as the executable records it; its dims are shape programs over the
+// function's shape-heap slots (named by the printed expression, as VMShapeLower names them).
+vm::ParamInfo param_info(const Ref<ir::StructInfo>& sinfo, const std::vector<std::string>& slots,
+                         int depth = 0) {
+  vm::ParamInfo info;
+  info.text = sinfo ? syntax::to_text(sinfo) : "R.Object";
+  if (!sinfo || depth > vm::kMaxParamInfoDepth) return info;
+  auto slot = [&](const Ref<ir::tir::PrimExpr>& e) -> int64_t {
+    auto it = std::find(slots.begin(), slots.end(), syntax::to_text(e));
+    return it == slots.end() ? -1 : static_cast<int64_t>(it - slots.begin());
+  };
+  auto dims = [&](const std::vector<Ref<ir::tir::PrimExpr>>& values) {
+    for (const auto& d : values) {
+      vm::ParamInfo::Dim dim{syntax::to_text(d), relax_passes::shape_program(d, slot)};
+      // A dim whose variables have no slot cannot be computed from the heap.
+      for (int64_t s : vm::shape_program_slots(dim.program))
+        if (s < 0) dim.program.clear();
+      info.dims.push_back(std::move(dim));
+    }
+  };
+  if (auto t = sinfo.as<ir::TensorStructInfo>()) {
+    info.kind = vm::ParamInfo::Kind::kTensor;
+    if (!t->is_unknown_dtype()) info.dtype = t->dtype.str();
+    info.ndim = t->ndim;
+    if (const auto* values = t->shape_values()) dims(*values);
+  } else if (auto sh = sinfo.as<ir::ShapeStructInfo>()) {
+    info.kind = vm::ParamInfo::Kind::kShape;
+    info.ndim = sh->ndim;
+    if (sh->values) dims(*sh->values);
+  } else if (auto p = sinfo.as<ir::PrimStructInfo>()) {
+    info.kind = vm::ParamInfo::Kind::kPrim;
+    info.dtype = p->dtype.str();
+    if (p->value) dims({p->value});
+  } else if (auto tup = sinfo.as<ir::TupleStructInfo>()) {
+    info.kind = vm::ParamInfo::Kind::kTuple;
+    for (const auto& f : tup->fields) info.fields.push_back(param_info(f, slots, depth + 1));
+  } else if (sinfo.is<ir::FuncStructInfo>()) {
+    info.kind = vm::ParamInfo::Kind::kCallable;
+  }
+  return info;
+}
 
 class FunctionCodegen {
  public:
@@ -48,6 +92,9 @@ class FunctionCodegen {
     for (size_t i = 0; i < f->params.size(); ++i)
       regs_[f->params[i].get()] = Arg::reg(static_cast<int64_t>(i));
     Arg result = emit_seq(f->body);
+    std::vector<vm::ParamInfo> params;
+    for (const auto& p : f->params) params.push_back(param_info(p->struct_info, slot_names));
+    b_.set_param_info(std::move(params));
     b_.set_shape_slot_names(std::move(slot_names));
     b_.emit_ret(to_register(result));
     b_.end_function();
