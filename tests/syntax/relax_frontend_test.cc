@@ -612,6 +612,33 @@ class Module:
   CHECK(call->attrs.find("dst_vdevice").same_as(devices[0]));
 }
 
+TEST_CASE("a target string with options gives its kind: \"cuda:1\" finds \"cuda -arch=sm_80\"") {
+  // tests/python/relax/test_tvmscript_parser.py (test_vdevice).
+  auto p = test::parse(R"(
+@I.ir_module
+class Module:
+    I.module_global_infos({"vdevice": [I.vdevice("llvm"), I.vdevice("cuda", 0), I.vdevice("cuda -arch=sm_80 -max_num_threads=1024", 0)]})
+    @R.function
+    def main(x: R.Tensor((2,), "float32", "cuda:1")) -> R.Tensor((2,), "float32", "cuda:1"):
+        return x
+)");
+  INFO(p.messages());
+  REQUIRE_FALSE(p.diags.has_errors());
+  auto devices = p.result.module->vdevices();
+  REQUIRE(devices.size() == 3);
+  CHECK(tensor(p.function("main")->params[0]->struct_info).vdevice.same_as(devices[2]));
+  const auto& config = *devices[2]->target->config;
+  CHECK(devices[2]->target->kind_name() == "cuda");
+  CHECK(config.find("arch").as_ptr<ir::StringValue>()->value == "sm_80");
+  CHECK(config.find("max_num_threads").as_ptr<ir::IntValue>()->value == 1024);
+  auto bad = test::parse(R"(
+@I.ir_module
+class Module:
+    I.module_global_infos({"vdevice": [I.vdevice("cuda arch")]})
+)");
+  CHECK(bad.errors() == std::vector<std::string>{"E0512@4:50"});
+}
+
 TEST_CASE("R.func_attr, extern functions and the module alias") {
   auto p = test::parse(R"(
 @I.ir_module
