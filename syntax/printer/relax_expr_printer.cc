@@ -378,7 +378,15 @@ std::string print_struct_info(PrinterContext& ctx, const Ref<ir::StructInfo>& si
         }
       }
       if (!t.is_unknown_dtype()) args.push_back("dtype=" + quote_string(t.dtype.str()));
-      if (!t.shape && !t.is_unknown_ndim()) args.push_back("ndim=" + std::to_string(t.ndim));
+      // With a shape variable, ndim follows from the variable's struct info; an ndim that does
+      // not (an error the normalizer reports, E0357) is printed so that the text reads back.
+      bool ndim_implied = false;
+      if (t.shape) {
+        auto var_sinfo = t.shape->struct_info.as_ptr<ir::ShapeStructInfo>();
+        ndim_implied = t.shape.as_ptr<ir::ShapeExpr>() || (var_sinfo && var_sinfo->ndim == t.ndim);
+      }
+      if (!t.is_unknown_ndim() && !ndim_implied)
+        args.push_back("ndim=" + std::to_string(t.ndim));
       if (t.vdevice && t.vdevice->target)
         args.push_back("vdevice=" + quote_string(vdevice_name(ctx, *t.vdevice)));
       if (args.empty()) return "R.Tensor";
@@ -410,6 +418,10 @@ std::string print_struct_info(PrinterContext& ctx, const Ref<ir::StructInfo>& si
       for (const auto& p : *f.params) params.push_back(print_struct_info(ctx, p));
       return "R.Callable(" + tuple_text(params) + ", " + ret + ", " + purity + ")";
     }
+    case ObjectKind::kStructInfoOf:
+      // Only before inference (printing the front end's output as it is).
+      return print_relax_expr(ctx, static_cast<const ir::StructInfoOf&>(*sinfo).expr) +
+             ".struct_info";
     default:
       return "R.Object";
   }
