@@ -385,8 +385,7 @@ std::string print_struct_info(PrinterContext& ctx, const Ref<ir::StructInfo>& si
         auto var_sinfo = t.shape->struct_info.as_ptr<ir::ShapeStructInfo>();
         ndim_implied = t.shape.as_ptr<ir::ShapeExpr>() || (var_sinfo && var_sinfo->ndim == t.ndim);
       }
-      if (!t.is_unknown_ndim() && !ndim_implied)
-        args.push_back("ndim=" + std::to_string(t.ndim));
+      if (!t.is_unknown_ndim() && !ndim_implied) args.push_back("ndim=" + std::to_string(t.ndim));
       if (t.vdevice && t.vdevice->target)
         args.push_back("vdevice=" + quote_string(vdevice_name(ctx, *t.vdevice)));
       if (args.empty()) return "R.Tensor";
