@@ -65,7 +65,9 @@ CheckResult check_tree(std::shared_ptr<const syntax::SyntaxTree> tree,
   facts.incomplete_module = !fe.failed_functions.empty();
   facts.is_module_class = fe.is_module_class;
   normalize_module(*fe.module, diags);
-  check_well_formed(*fe.module, diags);
+  WellFormedOptions well_formed;
+  well_formed.standalone_functions = !fe.is_module_class;
+  check_well_formed(*fe.module, diags, well_formed);
   diags.remove_duplicates();
   size_t first_lint = diags.size();
   lint::run_lints(

@@ -79,6 +79,10 @@ std::string struct_info_text(const Ref<StructInfo>& sinfo) {
       std::string plist = "(" + join(params) + (params.size() == 1 ? ",)" : ")");
       return "R.Callable(" + plist + ", " + ret + ", " + (f.purity ? "True" : "False") + ")";
     }
+    case ir::ObjectKind::kStructInfoOf: {
+      auto v = static_cast<const ir::StructInfoOf&>(*sinfo).expr.as_ptr<ir::Var>();
+      return (v ? v->name : std::string("(expression)")) + ".struct_info";
+    }
     default:
       return "R.Object";
   }

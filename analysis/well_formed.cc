@@ -104,7 +104,7 @@ class RelaxChecker {
     for (const auto& member : module_.functions) {
       auto f = member.func.as<ir::Function>();
       if (!f) continue;
-      if (member.gvar) {
+      if (member.gvar && !options_.standalone_functions) {
         std::string symbol = f->attrs.get_string("global_symbol", "\x01");
         if (symbol != "\x01" && symbol != member.gvar->name) {
           diags_.error(codes::kGlobalSymbol, f->span.is_known() ? f->span : member.gvar->span,

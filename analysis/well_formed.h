@@ -15,6 +15,10 @@ struct WellFormedOptions {
   // Functions the front end left out because of errors already reported: calls of them are not
   // reported again as undefined global variables (E0410).
   std::unordered_set<std::string> ignore_missing_globals;
+  // The functions were written outside a module (`@R.function` at the top of a file, which the
+  // front end collects into a module under their names): TVM checks that a public function's
+  // global_symbol is its name only inside an IRModule, so E0411 is not reported.
+  bool standalone_functions = false;
 };
 
 void check_well_formed(const ir::IRModule& module, ir::DiagnosticBag& diags);

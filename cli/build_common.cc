@@ -30,7 +30,9 @@ ir::Ref<ir::IRModule> load_relax_module(const std::string& path, int& exit_code)
   ir::DiagnosticBag diags;
   syntax::FrontendResult result = syntax::parse_text(std::move(*text), display_name(path), diags);
   analysis::normalize_module(*result.module, diags);
-  analysis::check_well_formed(*result.module, diags);
+  analysis::WellFormedOptions well_formed;
+  well_formed.standalone_functions = !result.is_module_class;
+  analysis::check_well_formed(*result.module, diags, well_formed);
   print_diagnostics(diags);
   if (diags.has_errors()) return nullptr;
   return result.module;

@@ -112,6 +112,17 @@ class FuncStructInfo : public StructInfo {
   bool is_opaque() const { return !params.has_value(); }
 };
 
+// `e.struct_info` written where the front end cannot know it (TVM's parser infers each binding
+// as it goes; ours leaves inference to normalize): the struct info inference gives `expr`, a
+// variable bound earlier or an expression over such variables. Normalize replaces it with that
+// struct info wherever it occurs, so an inferred module never holds one.
+class StructInfoOf : public StructInfo {
+ public:
+  explicit StructInfoOf(Ref<Expr> e) : StructInfo(ObjectKind::kStructInfoOf), expr(std::move(e)) {}
+  static bool classof(const Object* o) { return o->kind() == ObjectKind::kStructInfoOf; }
+  Ref<Expr> expr;
+};
+
 // ---------------------------------------------------------------------------------------------
 // Module-level objects that expressions and struct info refer to
 

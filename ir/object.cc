@@ -29,6 +29,8 @@ const char* kind_name(ObjectKind kind) {
       return "TupleStructInfo";
     case ObjectKind::kFuncStructInfo:
       return "FuncStructInfo";
+    case ObjectKind::kStructInfoOf:
+      return "StructInfoOf";
     case ObjectKind::kVar:
       return "Var";
     case ObjectKind::kDataflowVar:

@@ -32,6 +32,7 @@ enum class ObjectKind : uint16_t {
   kTensorStructInfo,
   kTupleStructInfo,
   kFuncStructInfo,
+  kStructInfoOf,
   // Relax expressions.
   kVar,
   kDataflowVar,
@@ -117,7 +118,7 @@ enum class ObjectKind : uint16_t {
   kOpaqueCall,
 
   kFirstStructInfo = kObjectStructInfo,
-  kLastStructInfo = kFuncStructInfo,
+  kLastStructInfo = kStructInfoOf,
   kFirstRelaxExpr = kVar,
   kLastRelaxExpr = kOp,
   kFirstBinding = kVarBinding,

@@ -100,6 +100,9 @@ void reflect_fields(const Object& node, FieldVisitor& v) {
       v.value(std::string_view(s.derive_func));
       return;
     }
+    case K::kStructInfoOf:
+      v.child(static_cast<const StructInfoOf&>(node).expr);
+      return;
     case K::kVar:
     case K::kDataflowVar:
       v.child(static_cast<const Var&>(node).struct_info);

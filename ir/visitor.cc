@@ -170,6 +170,74 @@ Ref<Expr> ExprMutator::mutate_var(const Ref<Var>& var) {
   return var;
 }
 
+Ref<StructInfo> ExprMutator::mutate_struct_info_values(const Ref<StructInfo>& sinfo) {
+  if (!sinfo) return sinfo;
+  auto list = [this](const std::vector<Ref<StructInfo>>& in, std::vector<Ref<StructInfo>>& out) {
+    bool changed = false;
+    for (const auto& s : in) {
+      out.push_back(mutate_struct_info_values(s));
+      changed |= !out.back().same_as(s);
+    }
+    return changed;
+  };
+  Ref<StructInfo> out = sinfo;
+  switch (sinfo->kind()) {
+    case ObjectKind::kPrimStructInfo: {
+      auto p = sinfo.as_ptr<PrimStructInfo>();
+      if (!p->value) return sinfo;
+      Ref<PrimExpr> v = mutate_prim_expr(p->value);
+      if (v.same_as(p->value)) return sinfo;
+      out = make<PrimStructInfo>(p->dtype, v);
+      break;
+    }
+    case ObjectKind::kShapeStructInfo: {
+      auto sh = sinfo.as_ptr<ShapeStructInfo>();
+      if (!sh->values) return sinfo;
+      std::vector<Ref<PrimExpr>> values;
+      bool changed = false;
+      for (const auto& v : *sh->values) {
+        values.push_back(mutate_prim_expr(v));
+        changed |= !values.back().same_as(v);
+      }
+      if (!changed) return sinfo;
+      out = make<ShapeStructInfo>(std::move(values));
+      break;
+    }
+    case ObjectKind::kTensorStructInfo: {
+      auto t = sinfo.as_ptr<TensorStructInfo>();
+      if (!t->shape) return sinfo;
+      Ref<Expr> shape = mutate(t->shape);
+      if (shape.same_as(t->shape)) return sinfo;
+      out = make<TensorStructInfo>(shape, t->dtype, t->ndim, t->vdevice);
+      break;
+    }
+    case ObjectKind::kTupleStructInfo: {
+      std::vector<Ref<StructInfo>> fields;
+      if (!list(sinfo.as_ptr<TupleStructInfo>()->fields, fields)) return sinfo;
+      out = make<TupleStructInfo>(std::move(fields));
+      break;
+    }
+    case ObjectKind::kFuncStructInfo: {
+      auto f = sinfo.as_ptr<FuncStructInfo>();
+      auto n = make<FuncStructInfo>(*f);
+      bool changed = false;
+      if (f->params) {
+        n->params.emplace();
+        changed |= list(*f->params, *n->params);
+      }
+      n->ret = mutate_struct_info_values(f->ret);
+      changed |= !n->ret.same_as(f->ret);
+      if (!changed) return sinfo;
+      out = n;
+      break;
+    }
+    default:
+      return sinfo;
+  }
+  out->span = sinfo->span;
+  return out;
+}
+
 Ref<Var> ExprMutator::mutate_var_def(const Ref<Var>& var) {
   Ref<StructInfo> sinfo = var->struct_info ? mutate_struct_info(var->struct_info) : nullptr;
   if (sinfo == var->struct_info) return var;

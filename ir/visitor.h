@@ -74,6 +74,11 @@ class ExprMutator {
   virtual Ref<Expr> mutate_op(const Ref<Op>& op) { return op; }
 
  protected:
+  // `sinfo` rebuilt with mutate_prim_expr applied to every PrimExpr in it and mutate() to a
+  // tensor's shape expression, sharing what does not change: for a mutate_struct_info that
+  // rewrites symbolic values.
+  Ref<StructInfo> mutate_struct_info_values(const Ref<StructInfo>& sinfo);
+
   // Uses of a variable are replaced by the mapped expression.
   std::unordered_map<const Var*, Ref<Expr>> var_remap_;
 };

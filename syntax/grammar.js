@@ -54,11 +54,13 @@ module.exports = grammar({
 
   // Comments, whitespace (a BOM included) and `\` continuations may appear between any tokens.
   // Newlines are whitespace for the internal lexer; the external scanner decides where a logical
-  // line ends and emits _newline / _indent / _dedent.
+  // line ends and emits _newline / _indent / _dedent. A continuation (explicit line joining) is
+  // whitespace too, as in Python's tokenizer: it makes no node, so no consumer of the tree has to
+  // skip it.
   extras: $ => [
     $.comment,
     /[\s\uFEFF]/,
-    $.line_continuation,
+    /\\\r?\n/,
   ],
 
   // Order matters: it is the TokenType enum in src/scanner.c.
@@ -834,8 +836,6 @@ module.exports = grammar({
     ellipsis: _ => '...',
 
     comment: _ => token(seq('#', /[^\r\n]*/)),
-
-    line_continuation: _ => token(seq('\\', optional('\r'), '\n')),
   },
 });
 

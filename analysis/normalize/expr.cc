@@ -149,6 +149,7 @@ Ref<ir::Expr> Normalizer::normalize_if(const Ref<ir::If>& node) {
 }
 
 Ref<ir::Expr> Normalizer::normalize_call(const Ref<ir::Call>& call) {
+  for (auto& s : call->sinfo_args) s = complete_written(s, call->span);
   std::vector<Ref<ir::Expr>> args;
   args.reserve(call->args.size());
   for (const auto& a : call->args) args.push_back(normalize_arg(a));

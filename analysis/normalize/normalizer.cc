@@ -17,6 +17,8 @@ void Normalizer::normalize_function(const Ref<ir::Function>& func) {
   scope_start_ = scope_vars_.size();
   std::vector<Ref<StructInfo>> param_sinfo;
   for (const auto& p : func->params) {
+    // A nested function's parameter may be written `y.struct_info` of an outer variable.
+    p->struct_info = complete_written(p->struct_info, p->span);
     if (!p->struct_info) p->struct_info = make<ir::ObjectStructInfo>();
     define_symbolic_vars(p->struct_info);
     origins_[p.get()] = p->span;
@@ -29,7 +31,7 @@ void Normalizer::normalize_function(const Ref<ir::Function>& func) {
     body_sinfo = func->body->struct_info;
     body_failed = is_poisoned(func->body.get());
   }
-  Ref<StructInfo> ret = func->ret_struct_info;
+  Ref<StructInfo> ret = complete_written(func->ret_struct_info, func->span);
   if (body_sinfo && (!ret || is_base_of(ret, body_sinfo, analyzer_))) {
     // TVM's Function constructor: the body's struct info, erased to the symbolic vars the
     // parameters define (match_cast vars of the body are out of scope for callers).
@@ -89,16 +91,20 @@ void Normalizer::normalize_binding(const Ref<ir::Binding>& binding) {
 
 namespace {
 
-// `R.print(...)` written as a statement: the front end binds it to `_`, spanning the expression.
+// `R.print(...)` written as a statement: the front end binds it to `_`, spanning the expression
+// (`__then` / `__else` when it ends an if branch, which rebinds the branch's last binding).
 bool is_expression_statement(const ir::VarBinding& b) {
-  return b.var->name == "_" && b.value && b.var->span == b.value->span;
+  const std::string& n = b.var->name;
+  return (n == "_" || n == "__then" || n == "__else") && b.value && b.var->span == b.value->span;
 }
 
 }  // namespace
 
 void Normalizer::normalize_var_binding(ir::VarBinding& b) {
   const Ref<ir::Var>& var = b.var;
-  Ref<StructInfo> annotation = var->struct_info;
+  // Completed before the value is inferred: a recursive local function calls itself through it.
+  Ref<StructInfo> annotation = complete_written(var->struct_info, var->span);
+  var->struct_info = annotation;
   if (auto f = b.value.as<ir::Function>()) local_functions_[var.get()] = f;
   Ref<ir::Expr> value = normalize_expr(b.value);
   if (!value) {
@@ -158,6 +164,7 @@ void Normalizer::normalize_var_binding(ir::VarBinding& b) {
 void Normalizer::normalize_match_cast(ir::MatchCast& b) {
   Ref<ir::Expr> value = normalize_expr(b.value);
   if (value && !value.same_as(b.value)) b.value = value;
+  if (b.struct_info) b.struct_info = complete_written(b.struct_info, b.span);
   Ref<StructInfo> target =
       b.struct_info ? b.struct_info : Ref<StructInfo>(make<ir::ObjectStructInfo>());
   if (value && !is_poisoned(value.get())) {
@@ -172,6 +179,104 @@ void Normalizer::normalize_match_cast(ir::MatchCast& b) {
   }
   b.var->struct_info = target;
   define_symbolic_vars(target);
+}
+
+// --- Struct info written in the text -----------------------------------------------------------
+
+Ref<StructInfo> Normalizer::complete_written(const Ref<StructInfo>& sinfo, ir::Span at, int depth) {
+  // Written struct info nests no deeper than the front end evaluates expressions.
+  constexpr int kMaxDepth = 512;
+  if (!sinfo || depth > kMaxDepth) return sinfo;
+  // Only a StructInfoOf and a tensor shaped by a variable are completed (and may be reported):
+  // they are looked up; tuples and callables are walked; the rest is complete as written.
+  switch (sinfo->kind()) {
+    case ir::ObjectKind::kStructInfoOf:
+      break;
+    case ir::ObjectKind::kTensorStructInfo:
+      if (!sinfo.as_ptr<ir::TensorStructInfo>()->shape.is<ir::Var>()) return sinfo;
+      break;
+    case ir::ObjectKind::kTupleStructInfo:
+    case ir::ObjectKind::kFuncStructInfo:
+      return complete_uncached(sinfo, sinfo->span.is_known() ? sinfo->span : at, depth);
+    default:
+      return sinfo;
+  }
+  if (auto it = completed_.find(sinfo.get()); it != completed_.end()) return it->second.second;
+  if (sinfo->span.is_known()) at = sinfo->span;
+  Ref<StructInfo> out = complete_uncached(sinfo, at, depth);
+  completed_.emplace(sinfo.get(), std::make_pair(sinfo, out));
+  return out;
+}
+
+Ref<StructInfo> Normalizer::complete_uncached(const Ref<StructInfo>& sinfo, ir::Span at,
+                                              int depth) {
+  switch (sinfo->kind()) {
+    case ir::ObjectKind::kStructInfoOf: {
+      // The expression is a variable bound (so inferred) before this use, or a tuple item of
+      // one; its struct info holds nothing to complete.
+      Ref<ir::Expr> e = normalize_expr(sinfo.as_ptr<ir::StructInfoOf>()->expr);
+      if (e && e->struct_info && !e->struct_info.is<ir::StructInfoOf>()) return e->struct_info;
+      return make<ir::ObjectStructInfo>();
+    }
+    case ir::ObjectKind::kTensorStructInfo: {
+      auto t = sinfo.as_ptr<ir::TensorStructInfo>();
+      auto v = t->shape.as_ptr<ir::Var>();
+      if (!v) return sinfo;
+      auto s = v->struct_info.as_ptr<ir::ShapeStructInfo>();
+      if (!s) {
+        if (v->struct_info && !is_poisoned(v)) {
+          diags_
+              .error(codes::kShapeVar, at,
+                     "the shape of this tensor struct info is `" + v->name +
+                         "`, which is not a shape: its struct info is " +
+                         struct_info_text(v->struct_info))
+              .note("R.Tensor(shape, ...) takes a variable of R.Shape struct info");
+        }
+        return make<ir::TensorStructInfo>(nullptr, t->dtype, ir::kUnknownNDim, t->vdevice);
+      }
+      if (!t->is_unknown_ndim() && s->ndim != ir::kUnknownNDim && s->ndim != t->ndim) {
+        diags_.error(codes::kShapeVar, at,
+                     "this tensor struct info has ndim=" + std::to_string(t->ndim) +
+                         " but its shape `" + v->name + "` has " + std::to_string(s->ndim) +
+                         " dimensions");
+        return make<ir::TensorStructInfo>(nullptr, t->dtype, t->ndim, t->vdevice);
+      }
+      if (!t->is_unknown_ndim() || s->ndim == ir::kUnknownNDim) return sinfo;
+      auto out = make<ir::TensorStructInfo>(t->shape, t->dtype, s->ndim, t->vdevice);
+      out->span = t->span;
+      return out;
+    }
+    case ir::ObjectKind::kTupleStructInfo: {
+      auto t = sinfo.as_ptr<ir::TupleStructInfo>();
+      std::vector<Ref<StructInfo>> fields;
+      bool changed = false;
+      for (const auto& f : t->fields) {
+        fields.push_back(complete_written(f, at, depth + 1));
+        changed |= !fields.back().same_as(f);
+      }
+      if (!changed) return sinfo;
+      auto out = make<ir::TupleStructInfo>(std::move(fields));
+      out->span = t->span;
+      return out;
+    }
+    case ir::ObjectKind::kFuncStructInfo: {
+      auto f = sinfo.as_ptr<ir::FuncStructInfo>();
+      bool changed = false;
+      auto out = make<ir::FuncStructInfo>(*f);
+      if (f->params) {
+        for (auto& p : *out->params) {
+          Ref<StructInfo> c = complete_written(p, at, depth + 1);
+          changed |= !c.same_as(p);
+          p = c;
+        }
+      }
+      out->ret = complete_written(f->ret, at, depth + 1);
+      changed |= !out->ret.same_as(f->ret);
+      return changed ? Ref<StructInfo>(out) : sinfo;
+    }
+    default:
+      return sinfo;
+  }
 }
 
 // --- Scope ---------------------------------------------------------------------------------------

@@ -29,7 +29,8 @@ inline constexpr const char* kNotCallable = "E0353";       // calling a value th
 inline constexpr const char* kTupleIndex = "E0354";        // tuple index out of range / not a tuple
 inline constexpr const char* kMatchCast = "E0355";         // match_cast that can never succeed
 inline constexpr const char* kNonVoidStatement = "E0356";  // non-void expression as a statement
-inline constexpr const char* kReturnMismatch = "W0351";    // return can never match the annotation
+inline constexpr const char* kShapeVar = "E0357";        // R.Tensor(v, ...) where v is not a shape
+inline constexpr const char* kReturnMismatch = "W0351";  // return can never match the annotation
 }  // namespace codes
 
 class Normalizer {
@@ -62,6 +63,13 @@ class Normalizer {
   // "parameter `y`" for argument i of a call of `callee`, or "parameter i" when unnamed.
   std::string parameter_name(const Ref<ir::Expr>& callee, size_t i) const;
   std::string callee_name(const Ref<ir::Expr>& callee) const;
+
+  // Struct info as written in the text, completed with what only inference knows (TVM's parser
+  // infers as it goes): `e.struct_info` (StructInfoOf) becomes the struct info of `e`, and a
+  // tensor whose shape is a variable takes that variable's rank. Nested struct info (tuple
+  // fields, callable parameters) is completed too; null stays null (normalizer.cc).
+  Ref<StructInfo> complete_written(const Ref<StructInfo>& sinfo, ir::Span at, int depth = 0);
+  Ref<StructInfo> complete_uncached(const Ref<StructInfo>& sinfo, ir::Span at, int depth);
 
   // --- Scope of symbolic variables (normalizer.cc) ---
   // Defines the vars `sinfo` can define (bare dims) in the current scope, marking them >= 0.
@@ -96,6 +104,10 @@ class Normalizer {
   std::unordered_map<const ir::Var*, Ref<ir::Function>> local_functions_;
   // Expressions and variables whose struct info is unknown because of an error already reported.
   std::unordered_set<const ir::Object*> poisoned_;
+  // Written struct info already completed (a call_tir's out_sinfo is also its variable's
+  // annotation): completed once, reported once. The key's node is held (first) so that its
+  // address is not reused.
+  std::unordered_map<const StructInfo*, std::pair<Ref<StructInfo>, Ref<StructInfo>>> completed_;
   // The closest known op name for each unknown op seen ("" when none is close).
   std::unordered_map<std::string, std::string> suggestions_;
 };

@@ -275,6 +275,28 @@ Ref<ir::Call> bind_op_call(const OpInfo& op, const Ref<ir::Call>& call, ir::Diag
     args[index] = e;
     given[index] = true;
   }
+  // Dtype arguments written as strings become R.dtype; None or "void" stands for the default.
+  for (size_t i = 0; i < n_specs && i < args.size(); ++i) {
+    const ArgSpec& spec = op.args[i];
+    auto str = args[i].as_ptr<ir::StringImm>();
+    if (spec.kind != ArgKind::kDType || spec.variadic || !str) continue;
+    if ((str->value.empty() || str->value == "void") && spec.default_value) {
+      given[i] = false;
+      args[i] = nullptr;
+      continue;
+    }
+    auto dtype =
+        str->value.empty() ? std::optional(ir::DataType::Void()) : ir::DataType::parse(str->value);
+    if (!dtype) {
+      diags.error("E0305", str->span.is_known() ? str->span : call->span,
+                  name + ": `" + spec.name + "` must be a dtype, got \"" + str->value + "\"");
+      ok = false;
+      continue;
+    }
+    auto imm = make<ir::DataTypeImm>(*dtype);
+    imm->span = str->span;
+    args[i] = imm;
+  }
   // Missing arguments: defaults, or an error.
   for (size_t i = 0; i < n_specs; ++i) {
     if (given[i]) continue;

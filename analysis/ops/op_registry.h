@@ -56,6 +56,11 @@ struct AttrSpec {
   std::string doc;
 };
 
+// What a positional argument takes beyond any Relax expression: kDType is a dtype, written
+// R.dtype("float32") or as a plain string, which binding converts (TVM's Python wrappers turn a
+// `str` dtype into a DataTypeImm; the front end reads a string argument as R.str).
+enum class ArgKind { kExpr, kDType };
+
 // A positional (Relax expression) argument of an op.
 struct ArgSpec {
   std::string name;
@@ -63,6 +68,7 @@ struct ArgSpec {
   bool optional = false;  // may be left out (then `default_value` or nothing)
   bool variadic = false;  // takes all remaining positional arguments
   ir::Ref<ir::Expr> default_value;
+  ArgKind kind = ArgKind::kExpr;
 };
 
 // Computes the struct info of a call (already normalized: arguments in position, attributes in

@@ -69,7 +69,8 @@ Ref<StructInfo> tensor_of_shape_arg(InferContext& ctx, size_t i, ir::DataType dt
 Ref<StructInfo> infer_builtin_alloc_tensor(InferContext& ctx) {
   auto dtype = dtype_arg(ctx, 1);
   if (!dtype) {
-    ctx.error_at_arg(1, kArgKind, ctx.op_name() + ": `dtype` must be R.dtype(\"...\")");
+    ctx.error_at_arg(1, kArgKind,
+                     ctx.op_name() + ": `dtype` must be a dtype: R.dtype(\"...\") or a string");
     return nullptr;
   }
   return tensor_of_shape_arg(ctx, 0, *dtype, /*keep_var=*/true);
@@ -188,6 +189,13 @@ Ref<StructInfo> infer_same_tensor(InferContext& ctx) {
   return ctx.arg_sinfo(0);
 }
 
+// A dtype argument: R.dtype("float32"), or the string alone.
+ArgSpec dtype_arg_spec() {
+  ArgSpec spec{"dtype", "the dtype: R.dtype(\"float32\") or \"float32\""};
+  spec.kind = ArgKind::kDType;
+  return spec;
+}
+
 }  // namespace
 
 void register_structural_memory_ops(OpRegistry& r) {
@@ -196,7 +204,7 @@ void register_structural_memory_ops(OpRegistry& r) {
       "builtin.alloc_tensor", "shape, dtype, runtime_device_index, storage_scope=\"global\"",
       "Allocates a tensor (introduced by CallTIRRewrite)",
       {{"shape", "the shape"},
-       {"dtype", "R.dtype(...)"},
+       dtype_arg_spec(),
        dev,
        {"storage_scope", "the storage scope", false, false, make<ir::StringImm>("global")}},
       infer_builtin_alloc_tensor));
@@ -205,14 +213,14 @@ void register_structural_memory_ops(OpRegistry& r) {
                 {{"total_space", "the size in bytes, as a shape"},
                  {"virtual_device_index", "the device index (-1 = host)"},
                  {"storage_scope", "the storage scope"},
-                 {"dtype", "R.dtype(...)"}},
+                 dtype_arg_spec()},
                 [](InferContext&) { return object_sinfo(); }));
   r.add(make_op("memory.alloc_tensor", "storage, offset, shape, dtype",
                 "Allocates a tensor inside a storage block",
                 {{"storage", "the storage"},
                  {"offset", "the byte offset"},
                  {"shape", "the shape"},
-                 {"dtype", "R.dtype(...)"}},
+                 dtype_arg_spec()},
                 infer_memory_alloc_tensor));
   r.add(make_op("memory.kill_storage", "storage", "Frees a storage block (side effect)",
                 {{"storage", "the storage"}}, void_result, /*pure=*/false));
@@ -224,25 +232,26 @@ void register_structural_memory_ops(OpRegistry& r) {
               "A view of a tensor with another shape, dtype or byte offset",
               {{"x", "the tensor"},
                {"shape", "the view's shape", false, false, make<ir::Tuple>()},
-               {"dtype", "the view's dtype", false, false, make<ir::Tuple>()},
+               {"dtype", "the view's dtype", false, false, make<ir::Tuple>(), ArgKind::kDType},
                {"relative_byte_offset", "the view's byte offset", false, false, make<ir::Tuple>()}},
               infer_view));
   r.add(make_op("memory.ensure_zero_offset", "x",
                 "The tensor, copied when its byte offset is not zero", {{"x", "the tensor"}},
                 infer_same_tensor));
-  r.add(make_op("vm.alloc_storage", "size, runtime_device_index, dtype, storage_scope",
-                "Allocates a storage block in the VM (R.Object)",
-                {{"size", "the size in bytes, as a shape"},
-                 dev,
-                 {"dtype", "R.dtype(...)"},
-                 {"storage_scope", "the storage scope"}},
-                [](InferContext&) { return object_sinfo(); }));
+  r.add(
+      make_op("vm.alloc_storage", "size, runtime_device_index, dtype, storage_scope=\"global\"",
+              "Allocates a storage block in the VM (R.Object)",
+              {{"size", "the size in bytes, as a shape"},
+               dev,
+               dtype_arg_spec(),
+               {"storage_scope", "the storage scope", false, false, make<ir::StringImm>("global")}},
+              [](InferContext&) { return object_sinfo(); }));
   r.add(make_op("vm.alloc_tensor", "storage, offset, shape, dtype",
                 "Allocates a tensor inside a VM storage block",
                 {{"storage", "the storage"},
                  {"offset", "the byte offset"},
                  {"shape", "the shape"},
-                 {"dtype", "R.dtype(...)"}},
+                 dtype_arg_spec()},
                 infer_vm_alloc_tensor));
   r.add(make_op("vm.kill_object", "obj", "Releases an object's register (side effect)",
                 {{"obj", "the object"}}, void_result, /*pure=*/false));

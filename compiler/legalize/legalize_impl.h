@@ -38,6 +38,10 @@ class Ctx {
   ir::Ref<ir::tir::Var> scalar_input(size_t i);
   // A placeholder for an arbitrary relax expression with known tensor shape.
   std::optional<Tensor> input_expr(const ir::Ref<ir::Expr>& e);
+  // Placeholders for the fields of tuple argument `i`: a tuple expression's fields, or the
+  // items `t[k]` of a variable of tuple struct info (the pass binds them before the call, as
+  // TVM's emit_te does). nullopt when the argument is no tuple or a field's shape is not known.
+  std::optional<std::vector<Tensor>> tuple_inputs(size_t i);
   // The result's dims and dtype (remapped to the PrimFunc's vars); nullopt when not known.
   std::optional<Exprs> out_shape() const;
   ir::DataType out_dtype() const;

@@ -9,6 +9,7 @@
 #include "analysis/normalize.h"
 #include "analysis/ops/op_registry.h"
 #include "compiler/legalize/legalize_impl.h"
+#include "compiler/relax/pass_util.h"
 #include "compiler/tir/verify.h"
 #include "ir/structural_equal.h"
 #include "ir/tir_visitor.h"
@@ -58,6 +59,30 @@ std::optional<Tensor> Ctx::input_expr(const Ref<ir::Expr>& e) {
   params.emplace_back(x);
   args.push_back(e);
   return x;
+}
+
+std::optional<std::vector<Tensor>> Ctx::tuple_inputs(size_t i) {
+  if (i >= call.args.size()) return std::nullopt;
+  const Ref<ir::Expr>& arg = call.args[i];
+  std::vector<Ref<ir::Expr>> fields;
+  if (auto t = arg.as_ptr<ir::Tuple>()) {
+    fields = t->fields;
+  } else if (auto ts = arg->struct_info.as_ptr<ir::TupleStructInfo>(); ts && arg.is<ir::Var>()) {
+    for (size_t k = 0; k < ts->fields.size(); ++k) {
+      auto item = make<ir::TupleGetItem>(arg, static_cast<int>(k));
+      item->struct_info = ts->fields[k];
+      fields.push_back(item);
+    }
+  } else {
+    return std::nullopt;
+  }
+  std::vector<Tensor> out;
+  for (const auto& f : fields) {
+    auto t = input_expr(f);
+    if (!t) return std::nullopt;
+    out.push_back(*t);
+  }
+  return out;
 }
 
 ir::Ref<ir::tir::Var> Ctx::scalar_input(size_t i) {
@@ -385,7 +410,10 @@ class Rewriter {
 
   Ref<ir::Function> function(const Ref<ir::Function>& f) {
     auto out = ir::copy(f);
+    relax_passes::NameSupply names(f);
+    names_ = &names;
     out->body = seq_expr(f->body);
+    names_ = nullptr;
     return out;
   }
 
@@ -393,8 +421,12 @@ class Rewriter {
   Ref<ir::SeqExpr> seq_expr(const Ref<ir::SeqExpr>& s) {
     if (!s) return s;
     std::vector<Ref<ir::BindingBlock>> blocks;
+    auto* saved_emit = emit_;
+    bool saved_dataflow = emit_dataflow_;
     for (const auto& blk : s->blocks) {
       std::vector<Ref<ir::Binding>> bindings;
+      emit_ = &bindings;
+      emit_dataflow_ = blk->is_dataflow;
       for (const auto& bnd : blk->bindings) {
         Ref<ir::Expr> v = expr(bnd->value);
         if (v.same_as(bnd->value)) {
@@ -407,6 +439,8 @@ class Rewriter {
       }
       blocks.push_back(make<ir::BindingBlock>(bindings, blk->is_dataflow));
     }
+    emit_ = saved_emit;
+    emit_dataflow_ = saved_dataflow;
     auto out = make<ir::SeqExpr>(blocks, expr(s->body));
     out->struct_info = s->struct_info;
     out->span = s->span;
@@ -440,6 +474,19 @@ class Rewriter {
     }
     auto leg = legalize(*c, diags_);
     if (!leg) return not_legalized();
+    // Items of a tuple variable (`t[0]`) are bound to variables first: call arguments are leaves.
+    for (auto& a : leg->args) {
+      if (!a.is<ir::TupleGetItem>()) continue;
+      if (!emit_ || !names_) return not_legalized();
+      std::string name = names_->fresh(emit_dataflow_ ? "lv" : "gv");
+      Ref<ir::Var> var = emit_dataflow_ ? Ref<ir::Var>(make<ir::DataflowVar>(name, a->struct_info))
+                                        : make<ir::Var>(name, a->struct_info);
+      var->span = c->span;
+      auto b = make<ir::VarBinding>(var, a);
+      b->span = c->span;
+      emit_->push_back(b);
+      a = var;
+    }
     Ref<ir::GlobalVar> gvar = add_func(*leg);
     auto tuple = make<ir::Tuple>(leg->args);
     std::vector<Ref<ir::StructInfo>> fields;
@@ -474,6 +521,11 @@ class Rewriter {
   ir::DiagnosticBag& diags_;
   std::unordered_set<std::string> keep_;
   std::unordered_set<std::string> warned_;
+  // Where bindings a legalization needs go (before the binding being rewritten), and the names
+  // free in the function being rewritten.
+  std::vector<Ref<ir::Binding>>* emit_ = nullptr;
+  bool emit_dataflow_ = false;
+  relax_passes::NameSupply* names_ = nullptr;
 };
 
 }  // namespace

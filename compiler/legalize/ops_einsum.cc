@@ -54,15 +54,10 @@ std::vector<int> labels_of(const Sub& s, size_t ndim, size_t ell_rank) {
 
 bool einsum(Ctx& c) {
   auto shape = c.out_shape();
-  auto tuple = c.call.args.empty() ? nullptr : c.call.args[0].as_ptr<ir::Tuple>();
   if (!shape) return false;
-  if (!tuple) return c.unsupported("the operands must be a tuple expression");
-  std::vector<Tensor> ops;
-  for (const auto& f : tuple->fields) {
-    auto t = c.input_expr(f);
-    if (!t) return false;
-    ops.push_back(*t);
-  }
+  auto inputs = c.tuple_inputs(0);
+  if (!inputs) return false;
+  std::vector<Tensor> ops = std::move(*inputs);
   std::string text;
   for (char ch : c.str_attr("subscripts"))
     if (ch != ' ') text.push_back(ch);

@@ -133,15 +133,10 @@ bool layout_transform(Ctx& c) {
 
 bool meshgrid(Ctx& c) {
   auto fields = c.out_fields();
-  auto tuple = c.call.args.empty() ? nullptr : c.call.args[0].as_ptr<ir::Tuple>();
   if (!fields) return false;
-  if (!tuple) return c.unsupported("the tensors must be a tuple expression");
-  std::vector<Tensor> xs;
-  for (const auto& f : tuple->fields) {
-    auto t = c.input_expr(f);
-    if (!t) return false;
-    xs.push_back(*t);
-  }
+  auto inputs = c.tuple_inputs(0);
+  if (!inputs) return false;
+  std::vector<Tensor> xs = std::move(*inputs);
   std::string indexing = c.str_attr("indexing", "ij");
   if (indexing != "ij" && indexing != "xy")
     return c.unsupported("indexing \"" + indexing + "\" is not \"ij\" or \"xy\"");

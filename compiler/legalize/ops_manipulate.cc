@@ -135,16 +135,11 @@ bool squeeze(Ctx& c) {
 }
 
 bool concat(Ctx& c) {
-  auto tuple = c.call.args[0].as_ptr<ir::Tuple>();
   auto shape = c.out_shape();
-  if (!tuple || !shape) return false;
-  std::vector<Tensor> parts;
-  for (const auto& f : tuple->fields) {
-    auto t = c.input_expr(f);
-    if (!t) return false;
-    parts.push_back(*t);
-  }
-  if (parts.empty()) return false;
+  if (!shape) return false;
+  auto inputs = c.tuple_inputs(0);
+  if (!inputs || inputs->empty()) return false;
+  std::vector<Tensor> parts = std::move(*inputs);
   int64_t axis = norm_axis(c.int_attr("axis", 0), static_cast<int64_t>(shape->size()));
   size_t ax = static_cast<size_t>(axis);
   Exprs offsets{i64(0)};

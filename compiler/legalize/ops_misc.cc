@@ -153,15 +153,11 @@ bool pad(Ctx& c) {
 }
 
 bool stack(Ctx& c) {
-  auto tuple = c.call.args[0].as_ptr<ir::Tuple>();
   auto shape = c.out_shape();
-  if (!tuple || !shape || tuple->fields.empty()) return false;
-  std::vector<Tensor> parts;
-  for (const auto& f : tuple->fields) {
-    auto t = c.input_expr(f);
-    if (!t) return false;
-    parts.push_back(*t);
-  }
+  if (!shape) return false;
+  auto inputs = c.tuple_inputs(0);
+  if (!inputs || inputs->empty()) return false;
+  std::vector<Tensor> parts = std::move(*inputs);
   size_t axis =
       static_cast<size_t>(norm_axis(c.int_attr("axis", 0), static_cast<int64_t>(shape->size())));
   c.name = "stack";

@@ -106,15 +106,10 @@ bool scatter_nd(Ctx& c) {
 bool index_tensor(Ctx& c) {
   auto x = c.input(0);
   auto shape = c.out_shape();
-  auto tuple = c.call.args.size() > 1 ? c.call.args[1].as_ptr<ir::Tuple>() : nullptr;
   if (!x || !shape) return false;
-  if (!tuple) return c.unsupported("the indices must be a tuple expression");
-  std::vector<Tensor> idx_t;
-  for (const auto& f : tuple->fields) {
-    auto t = c.input_expr(f);
-    if (!t) return false;
-    idx_t.push_back(*t);
-  }
+  auto inputs = c.tuple_inputs(1);
+  if (!inputs) return false;
+  std::vector<Tensor> idx_t = std::move(*inputs);
   Tensor xt = *x;
   size_t n = idx_t.size();
   size_t bnd = shape->size() - (xt.ndim() - n);  // rank of the broadcast index shape

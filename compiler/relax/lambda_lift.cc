@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "analysis/arith/substitute.h"
 #include "compiler/relax/pass_util.h"
 #include "compiler/relax/passes.h"
 #include "ir/visitor.h"
@@ -68,6 +69,28 @@ class SelfCalls : public ExprMutator {
   const Var* self_;
   Ref<GlobalVar> gvar_;
   std::vector<Ref<Expr>> extra_;
+};
+
+// Gives a lifted function symbolic variables of its own (TVM's CopyWithNewVars): written inside
+// another function it used that function's, and two functions may not share a symbolic
+// variable. Every variable is replaced by a fresh one of the same name and type, in struct
+// info, shapes and prim values (call attributes are left, as TVM leaves them).
+class RenewSymbolicVars : public ExprMutator {
+ public:
+  Ref<PrimExpr> mutate_prim_expr(const Ref<PrimExpr>& e) override {
+    if (!e) return e;
+    return analysis::arith::substitute(e, [this](const Ref<tir::Var>& v) -> Ref<PrimExpr> {
+      auto [it, inserted] = fresh_.try_emplace(v.get());
+      if (inserted) it->second = copy(v);
+      return it->second;
+    });
+  }
+  Ref<StructInfo> mutate_struct_info(const Ref<StructInfo>& s) override {
+    return mutate_struct_info_values(s);
+  }
+
+ private:
+  std::unordered_map<const tir::Var*, Ref<tir::Var>> fresh_;
 };
 
 class Lifter : public ExprMutator {
@@ -147,6 +170,7 @@ class Lifter : public ExprMutator {
     }
     lifted->body = body;
     lifted->struct_info = nullptr;
+    lifted = RenewSymbolicVars().mutate(lifted).as<Function>();
     // Deeper local functions are lifted by the module-level loop (the new function is visited
     // again as a module member).
     module_.add(gvar, lifted);

@@ -285,7 +285,6 @@ class Canonicalizer {
       comment_pieces(n, comments);
       return;
     }
-    if (is(n, "line_continuation")) return;
     if (kind == NodeKind::kParenthesizedExpression) {
       each_child([&] {
         if (ts_node_is_named(ts_tree_cursor_current_node(&cursor_))) visit(kind, doc, false);

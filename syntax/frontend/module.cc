@@ -2,6 +2,7 @@
 // module attributes and global infos, extern functions. It declares every function before it
 // parses any body (so `cls.f` works in any order), then hands each definition to the Relax or
 // TIR parser, and keeps the functions that parsed.
+#include <sstream>
 #include <unordered_set>
 
 #include "ir/source.h"
@@ -444,8 +445,29 @@ void register_module_builtins(Frontend& fe) {
         if (!config) return Value::error(call.span());
         target = make<ir::Target>(config->as<ir::MapValue>());
       } else if (auto s = fe.to_string(*t)) {
+        // "cuda -arch=sm_80": the kind, then `-key=value` options (numbers as ints), as TVM's
+        // Target reads a string (without the defaults TVM's target registry adds).
         auto config = make<ir::MapValue>();
-        config->entries.emplace_back(make<ir::StringValue>("kind"), make<ir::StringValue>(*s));
+        std::istringstream words(*s);
+        std::string word;
+        words >> word;
+        config->entries.emplace_back(make<ir::StringValue>("kind"), make<ir::StringValue>(word));
+        while (words >> word) {
+          size_t eq = word.find('=');
+          size_t start = word.find_first_not_of('-');
+          if (eq == std::string::npos || start == 0 || start >= eq) {
+            fe.error(
+                "E0512", t->span(),
+                "malformed target option \"" + word + "\" in \"" + *s + "\": expected -key=value");
+            return Value::error(call.span());
+          }
+          std::string key = word.substr(start, eq - start), value = word.substr(eq + 1);
+          bool number = !value.empty() && value.size() <= 18 &&
+                        value.find_first_not_of("0123456789") == std::string::npos;
+          ir::ObjectRef v = number ? ir::ObjectRef(make<ir::IntValue>(std::stoll(value)))
+                                   : ir::ObjectRef(make<ir::StringValue>(value));
+          config->entries.emplace_back(make<ir::StringValue>(key), v);
+        }
         target = make<ir::Target>(config);
       } else {
         return Value::error(call.span());

@@ -536,6 +536,61 @@ Value device_builtin(Frontend& fe, const CallArgs& call) {
   return Value::object(with_span(dev, call.span()), call.span());
 }
 
+// `tvm.cpu(0)`, `tvm.cuda(1)`, `R.cuda()`, `tvm.device("cuda", 1)`: a device, as R.device
+// writes it (the DLPack device type codes of TVM's runtime).
+constexpr std::pair<const char*, int64_t> kDeviceTypes[] = {
+    {"cpu", 1}, {"llvm", 1},   {"c", 1},      {"cuda", 2},  {"nvptx", 2},
+    {"cl", 4},  {"opencl", 4}, {"vulkan", 7}, {"metal", 8}, {"rocm", 10},
+};
+// The device constructors of `tvm` (tvm.runtime's cpu, cuda, ...); R re-exports cpu and cuda.
+constexpr std::pair<const char*, int64_t> kDeviceConstructors[] = {
+    {"cpu", 1},    {"cuda", 2},   {"gpu", 2},   {"cl", 4},
+    {"opencl", 4}, {"vulkan", 7}, {"metal", 8}, {"rocm", 10},
+};
+
+Value device_value(Frontend& fe, const CallArgs& call, int64_t dev_type, const Value* dev_id) {
+  int64_t id = 0;
+  if (dev_id) {
+    auto i = fe.to_int(*dev_id);
+    if (!i) return Value::error(call.span());
+    id = *i;
+  }
+  ir::Attrs kwargs;
+  kwargs.set("dev_type", make<ir::IntValue>(dev_type));
+  kwargs.set("dev_id", make<ir::IntValue>(id));
+  auto dev = make<ir::OpaqueCall>("R.device", std::vector<ir::ObjectRef>{}, std::move(kwargs));
+  return Value::object(with_span(dev, call.span()), call.span());
+}
+
+// tvm.cpu(dev_id=0), tvm.cuda(1), ...
+Value device_constructor(Frontend& fe, const CallArgs& call, int64_t dev_type) {
+  ArgBinder args(fe, call, {"dev_id="});
+  if (!args.ok()) return Value::error(call.span());
+  return device_value(fe, call, dev_type, args.get("dev_id"));
+}
+
+// tvm.device("cuda", 1) or tvm.device(2, 1); a type string may carry options ("cuda -arch=...").
+Value tvm_device(Frontend& fe, const CallArgs& call) {
+  ArgBinder args(fe, call, {"dev_type", "dev_id="});
+  if (!args.ok()) return Value::error(call.span());
+  const Value& t = *args.get("dev_type");
+  std::optional<int64_t> dev_type;
+  if (t.is_string()) {
+    std::string name = t.as_string().substr(0, t.as_string().find(' '));
+    for (const auto& [n, code] : kDeviceTypes) {
+      if (name == n) dev_type = code;
+    }
+    if (!dev_type) {
+      fe.error(codes::kCall, t.span(), "unknown device type \"" + t.as_string() + "\"");
+      return Value::error(call.span());
+    }
+  } else {
+    dev_type = fe.to_int(t);
+    if (!dev_type) return Value::error(call.span());
+  }
+  return device_value(fe, call, *dev_type, args.get("dev_id"));
+}
+
 Value hint_on_device(Frontend& fe, const CallArgs& call) {
   ArgBinder args(fe, call, {"data", "dst_vdevice"});
   if (!args.ok()) return Value::error(call.span());
@@ -576,11 +631,29 @@ Value generic_op(Frontend& fe, const CallArgs& call) {
   auto sinfo = sinfo_args_kwarg(fe, call);
   ok &= sinfo.has_value();
   ir::Attrs attrs;
-  for (const auto& [key, value] : call.kwargs) {
+  for (size_t k = 0; k < call.kwargs.size(); ++k) {
+    const auto& [key, value] = call.kwargs[k];
     if (key == "sinfo_args" || key == "ty_args") continue;
     // An absent dtype attribute is "void" (legacy spelling) or None (current spelling).
     if (value.is_none() && key.ends_with("dtype")) {
       attrs.set(key, ir::make_string("void"));
+      continue;
+    }
+    if (value.is_lambda()) {
+      // A callable attribute is an index map (R.layout_transform's `index_map`, which TVM's
+      // wrapper builds with IndexMap.from_func): the map T.index_map(lambda ...) makes, which is
+      // also how TVM prints it.
+      CallArgs map_call;
+      map_call.node = call.kwarg_nodes[k];
+      map_call.name = "T.index_map";
+      map_call.args.push_back(value);
+      map_call.arg_nodes.push_back(call.kwarg_nodes[k]);
+      Value m = fe.call_builtin(map_call);
+      if (m.is_error()) {
+        ok = false;
+        continue;
+      }
+      attrs.set(key, m.object());
       continue;
     }
     auto a = fe.to_attr_value(value);
@@ -783,12 +856,14 @@ Value call_value(Frontend& fe, const CallArgs& call) {
   return expr_value(make<ir::Call>(callee, std::move(args)), call.span());
 }
 
-Value struct_info_attr(Frontend& fe, const CallArgs& call) {
+// `x.struct_info`: a parameter's or annotated variable's struct info as written; for a value
+// only inference knows (a binding without annotation), a StructInfoOf that normalize completes.
+Value struct_info_attr(Frontend&, const CallArgs& call) {
   auto e = call.args[0].as<ir::Expr>();
   if (e && e->struct_info) return Value::object(e->struct_info, call.span());
-  fe.error(codes::kExpr, call.node,
-           "the struct info of this expression is not known while parsing");
-  return Value::error(call.span());
+  auto of = make<ir::StructInfoOf>(e);
+  of->span = call.span();
+  return Value::object(of, call.span());
 }
 
 // `metadata["relax.expr.Constant"][3]`: a constant whose payload is not in the text.
@@ -927,6 +1002,16 @@ void register_expr_builtins(Frontend& fe) {
   fe.register_builtin("R.assert_op", assert_builtin);
   fe.register_builtin("R.device", device_builtin);
   fe.register_builtin("R.hint_on_device", hint_on_device);
+  for (const auto& [name, code] : kDeviceConstructors) {
+    int64_t c = code;
+    auto make_device = [c](Frontend& fe, const CallArgs& call) {
+      return device_constructor(fe, call, c);
+    };
+    fe.register_builtin(std::string("tvm.") + name, make_device);
+    if (std::string_view(name) == "cpu" || std::string_view(name) == "cuda")
+      fe.register_builtin(std::string("R.") + name, make_device);
+  }
+  fe.register_builtin("tvm.device", tvm_device);
   fe.register_builtin("R.to_vdevice", to_vdevice);
   fe.register_builtin("R.__op__", generic_op);
 

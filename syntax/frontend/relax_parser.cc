@@ -197,7 +197,6 @@ class FunctionParser {
   }
 
   void statement(Node s) {
-    last_binding_ = nullptr;
     if (s.has_error()) {
       poison_targets(s);
       return;
@@ -352,7 +351,6 @@ class FunctionParser {
 
   void define_binding(const std::string& name, const Ref<ir::Var>& var) {
     fe_.define(name, Value::object(var, var->span));
-    last_binding_ = var;
   }
 
   void assignment(Node s) {
@@ -778,7 +776,6 @@ class FunctionParser {
     bb_->flush();
     bb_->dataflow = false;
     for (auto& [name, v] : exported) fe_.define(name, ok ? v : Value::error());
-    last_binding_ = nullptr;
   }
 
   static bool binds_name(Node st, const std::string& name) {
@@ -810,30 +807,41 @@ class FunctionParser {
   };
 
   // Runs `body` as one branch: its own scope and blocks, then TVM's rule for the result: the
-  // last binding's value becomes the SeqExpr body when it is a leaf, else it is rebound to
-  // `<name>_then` / `<name>_else`.
+  // last binding of the branch (an expression statement's `_` and the last binding of a closing
+  // dataflow block included) names the if's result; its value becomes the SeqExpr body when it
+  // is a leaf, else it is rebound to `<name>_then` / `<name>_else` in its own block.
   std::optional<Branch> branch(const std::function<void()>& body, Node at,
                                const std::string& suffix) {
     BlockBuilder local;
     BlockBuilder* saved = bb_;
     bb_ = &local;
-    Ref<ir::Var> result;
     size_t errors = fe_.error_count();
     {
       Frontend::ScopeGuard scope(fe_);
       body();
-      result = last_binding_;
     }
     bb_ = saved;
     if (fe_.error_count() > errors) return std::nullopt;
-    if (!result || local.current.empty() || local.current.back()->var.get() != result.get()) {
+    local.flush();
+    if (local.blocks.empty()) {
       fe_.error(codes::kIf, at,
                 "each branch of an `if` must end with a binding; both branches bind the same name, "
                 "the if's result");
       return std::nullopt;
     }
-    Ref<ir::Binding> last = local.current.back();
-    local.current.pop_back();
+    std::vector<Ref<ir::Binding>> last_block = local.blocks.back()->bindings;
+    bool dataflow = local.blocks.back()->is_dataflow;
+    local.blocks.pop_back();
+    Ref<ir::Binding> last = last_block.back();
+    last_block.pop_back();
+    Ref<ir::Var> result = last->var;
+    if (result.is<ir::DataflowVar>()) {
+      fe_.error(codes::kIf, at,
+                "the last binding of this branch, `" + result->name +
+                    "`, is local to its dataflow block: list it in R.output(...) so that it is "
+                    "the if's result");
+      return std::nullopt;
+    }
     Ref<ir::Expr> body_expr;
     auto vb = last.as<ir::VarBinding>();
     if (vb && is_leaf(vb->value)) {
@@ -842,14 +850,16 @@ class FunctionParser {
       auto var = make<ir::Var>(result->name + suffix, result->struct_info);
       var->span = result->span;
       if (vb)
-        local.current.push_back(make<ir::VarBinding>(var, vb->value));
+        last_block.push_back(make<ir::VarBinding>(var, vb->value));
       else {
         auto mc = last.as<ir::MatchCast>();
-        local.current.push_back(make<ir::MatchCast>(var, mc->value, mc->struct_info));
+        last_block.push_back(make<ir::MatchCast>(var, mc->value, mc->struct_info));
       }
+      last_block.back()->span = last->span;
       body_expr = var;
     }
-    local.flush();
+    if (!last_block.empty())
+      local.blocks.push_back(make<ir::BindingBlock>(std::move(last_block), dataflow));
     auto seq = make<ir::SeqExpr>(std::move(local.blocks), body_expr);
     seq->span = at.span();
     return Branch{seq, result, at};
@@ -863,7 +873,6 @@ class FunctionParser {
   // `if c: A elif d: B else: C` is `if c: A else: (if d: B else: C)`.
   void if_chain(Node at, Node cond_node, Node consequence, const std::vector<Node>& alternatives,
                 size_t next) {
-    last_binding_ = nullptr;
     if (bb_->dataflow) {
       fe_.error(codes::kIf, at, "`if` is not allowed inside a dataflow block");
       return;
@@ -999,7 +1008,6 @@ class FunctionParser {
   FunctionState state_;
   Ref<ir::Function> func_;
   BlockBuilder* bb_ = nullptr;
-  Ref<ir::Var> last_binding_;
   bool func_attr_seen_ = false;
   std::set<std::pair<uint32_t, std::string>> outputs_;
   std::unordered_map<std::string, int> temp_counts_;

@@ -245,6 +245,8 @@ bool same_sinfo(const Ref<ir::StructInfo>& a, const Ref<ir::StructInfo>& b) {
       }
       return true;
     }
+    case ir::ObjectKind::kStructInfoOf:
+      return a.as_ptr<ir::StructInfoOf>()->expr.get() == b.as_ptr<ir::StructInfoOf>()->expr.get();
     case ir::ObjectKind::kFuncStructInfo: {
       auto x = a.as_ptr<ir::FuncStructInfo>(), y = b.as_ptr<ir::FuncStructInfo>();
       if (x->purity != y->purity || x->derive_func != y->derive_func ||
@@ -344,7 +346,11 @@ Value tensor_builtin(Frontend& fe, const CallArgs& call) {
       }
     } else if (auto var = shape->as<ir::Var>()) {
       auto ss = var->struct_info.as<ir::ShapeStructInfo>();
-      if (!ss) {
+      if (!var->struct_info || var->struct_info.is<ir::StructInfoOf>()) {
+        // A shape inference gives (`s = R.call_pure_packed(..., sinfo_args=R.Shape(ndim=2))`):
+        // normalize checks it is a shape and takes its rank.
+        shape_expr = var;
+      } else if (!ss) {
         fe.error(codes::kAnnotation, shape->span(),
                  "a tensor shape given by a variable needs a variable of R.Shape struct info");
         ok = false;

@@ -410,6 +410,10 @@ std::string print_struct_info(PrinterContext& ctx, const Ref<ir::StructInfo>& si
       for (const auto& p : *f.params) params.push_back(print_struct_info(ctx, p));
       return "R.Callable(" + tuple_text(params) + ", " + ret + ", " + purity + ")";
     }
+    case ObjectKind::kStructInfoOf:
+      // Only before inference (printing the front end's output as it is).
+      return print_relax_expr(ctx, static_cast<const ir::StructInfoOf&>(*sinfo).expr) +
+             ".struct_info";
     default:
       return "R.Object";
   }

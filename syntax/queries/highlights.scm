@@ -94,8 +94,6 @@
 
 (string) @string
 
-(line_continuation) @punctuation.special
-
 ; A docstring: a string statement first in a function or class body.
 (function_definition
   body: (block

@@ -27,7 +27,8 @@
  *    does not close it, and a comment at the block's indent after its last statement stays in
  *    the block.
  *  - Tabs advance to the next multiple of 8; a form feed resets the column; `\r` is ignored, so
- *    CRLF files scan like LF files; a BOM is skipped.
+ *    CRLF files scan like LF files; a BOM is skipped. A `\` before a line end (explicit line
+ *    joining) is whitespace, as for the internal lexer: the logical line goes on.
  *  - At the end of input: the pending NEWLINE, then one DEDENT per open block.
  *  - Incremental parsing: the parser reuses an old subtree only when the scanner state in front
  *    of it is unchanged, and it tries the subtree that starts at its position before lexing
@@ -488,6 +489,14 @@ bool tree_sitter_relax_external_scanner_scan(void* payload, TSLexer* lexer,
       column = 0;
       skip(lexer);
     } else if (c == '\r' || c == 0xFEFF) {
+      skip(lexer);
+    } else if (c == '\\' && !found_end_of_line) {
+      /* A `\` continuation joins the next line to this one: whitespace, not a line end (the
+       * internal lexer skips it the same way; skipping it here lets a string start or a line
+       * token be found after it). A backslash not before a line end is left to the lexer. */
+      skip(lexer);
+      if (lexer->lookahead == '\r') skip(lexer);
+      if (lexer->lookahead != '\n') return false;
       skip(lexer);
     } else if (c == '#') {
       /* A comment after code on the same line is left to the internal lexer. */

@@ -25,6 +25,7 @@ TEST_CASE("golden check diagnostics") {
     analysis::WellFormedOptions options;
     options.ignore_missing_globals.insert(result.failed_functions.begin(),
                                           result.failed_functions.end());
+    options.standalone_functions = !result.is_module_class;
     analysis::check_well_formed(*result.module, diags, options);
     diags.sort_by_position();
     std::string printed = result.is_module_class ? syntax::print_module(*result.module)

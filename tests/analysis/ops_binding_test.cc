@@ -83,6 +83,25 @@ TEST_CASE("binding errors: unknown keywords, repeated values, wrong kinds, arity
         std::string::npos);
 }
 
+TEST_CASE("binding: dtype arguments take strings, None keeps the default, a bad name is E0305") {
+  const char* s = R"(s: R.Object, x: R.Tensor((2, 3), "float32"))";
+  auto alloc = infer_op(s, R"(R.memory.alloc_tensor(s, 0, R.shape([2, 3]), "float16"))");
+  CHECK(alloc.errors.empty());
+  CHECK(alloc.call ==
+        R"(R.memory.alloc_tensor(s, R.prim_value(0), R.shape([2, 3]), R.dtype("float16")))");
+  CHECK(alloc.sinfo == R"(R.Tensor((2, 3), dtype="float16"))");
+  CHECK(infer_op(s, R"(R.builtin.alloc_tensor(R.shape([4]), dtype="int8", runtime_device_index=0))")
+            .sinfo == R"(R.Tensor((4,), dtype="int8"))");
+  // TVM's wrapper defaults the VM's storage scope.
+  CHECK(infer_op(s, R"(R.vm.alloc_storage(R.shape([8]), 0, "uint8"))").call ==
+        R"(R.vm.alloc_storage(R.shape([8]), R.prim_value(0), R.dtype("uint8"), R.str("global")))");
+  CHECK(infer_op(s, "R.memory.view(x, dtype=None)").call ==
+        "R.memory.view(x, R.tuple(), R.tuple(), R.tuple())");
+  auto bad = infer_op(s, R"(R.memory.alloc_tensor(s, 0, R.shape([2]), "floaty"))");
+  CHECK(bad.errors == Strings{"E0305@\"floaty\""});
+  CHECK(bad.messages.find("`dtype` must be a dtype, got \"floaty\"") != std::string::npos);
+}
+
 TEST_CASE("binding: a canonical call is returned unchanged") {
   relax::ir::DiagnosticBag diags;
   auto parsed = relax::syntax::parse_text(R"(@R.function

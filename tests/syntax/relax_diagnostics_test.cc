@@ -126,6 +126,7 @@ def f(c: R.Tensor((), "bool"), x: R.Tensor((4,), "float32")) -> R.Object:
         R.output()
     return x
 )") == Errors{"E0508@4:9"});
+  // A statement binds `_` (as in TVM), which is not the other branch's `y`.
   CHECK(errors_of(R"(@R.function
 def f(c: R.Tensor((), "bool"), x: R.Tensor((4,), "float32")) -> R.Object:
     if c:
@@ -133,7 +134,7 @@ def f(c: R.Tensor((), "bool"), x: R.Tensor((4,), "float32")) -> R.Object:
     else:
         R.print(x)
     return x
-)") == Errors{"E0508@6:9"});
+)") == Errors{"E0508@3:5"});
 }
 
 TEST_CASE("diagnostics: statements, bindings and return") {
@@ -190,6 +191,16 @@ def f(x: R.Tensor((4,), "float32")) -> R.Object:
 def f(x: R.Tensor((4,), "float32", "cuda:0")) -> R.Object:
     return x
 )") == Errors{"E0512@2:36"});
+}
+
+TEST_CASE("diagnostics: devices of TVM's runtime API") {
+  CHECK(errors_of(R"(@R.function
+def f(x: R.Tensor((4,), "float32")):
+    y = R.hint_on_device(x, tvm.device("tpu", 0))
+    z = R.hint_on_device(x, tvm.cuda("one"))
+    w = R.hint_on_device(x, tvm.cpu(0, 1))
+    return x
+)") == Errors{"E0511@3:40", "E0218@4:38", "E0213@5:40"});
 }
 
 TEST_CASE("diagnostics: every error is reported and the clean functions are kept") {

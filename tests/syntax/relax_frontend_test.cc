@@ -256,6 +256,99 @@ def f(c: R.Tensor((), "bool"), x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "
   CHECK(node->false_branch->blocks.empty());
 }
 
+TEST_CASE("a branch ending in a dataflow block or a statement names the if by its last binding") {
+  auto p = test::parse(R"(
+@R.function(pure=False)
+def f(c: R.Tensor((), "bool"), x: R.Tensor((4,), "float32")):
+    if c:
+        with R.dataflow():
+            d = R.add(x, x)
+            out = R.multiply(d, d)
+            R.output(out)
+    else:
+        with R.dataflow():
+            out = R.add(x, x)
+            R.output(out)
+    if c:
+        R.print(out, format="{}")
+    else:
+        R.print(x, format="{}")
+    return out
+)");
+  INFO(p.messages());
+  REQUIRE_FALSE(p.diags.has_errors());
+  auto bs = test::bindings(p.function("f"));
+  REQUIRE(bs.size() == 2);
+  CHECK(bs[0]->var->name == "out");
+  auto node = value_of<ir::If>(bs[0]);
+  REQUIRE(node);
+  // The block keeps its other bindings; the output is rebound to a Var `out_then` in it.
+  const auto& blocks = node->true_branch->blocks;
+  REQUIRE(blocks.size() == 1);
+  CHECK(blocks[0]->is_dataflow);
+  REQUIRE(blocks[0]->bindings.size() == 2);
+  CHECK(blocks[0]->bindings[0]->var.is<ir::DataflowVar>());
+  const auto& last = blocks[0]->bindings[1]->var;
+  CHECK(last->name == "out_then");
+  CHECK_FALSE(last.is<ir::DataflowVar>());
+  CHECK(node->true_branch->body.same_as(last));
+  CHECK(node->false_branch->blocks[0]->bindings.back()->var->name == "out_else");
+  // A void statement binds `_`, which names the second if.
+  CHECK(bs[1]->var->name == "_");
+  auto stmt = value_of<ir::If>(bs[1]);
+  REQUIRE(stmt);
+  CHECK(stmt->true_branch->blocks[0]->bindings.back()->var->name == "__then");
+  CHECK(stmt->false_branch->blocks[0]->bindings.back()->var->name == "__else");
+}
+
+TEST_CASE("a branch whose last binding is local to its dataflow block is E0508") {
+  auto p = test::parse(R"(
+@R.function
+def f(c: R.Tensor((), "bool"), x: R.Tensor((4,), "float32")):
+    if c:
+        with R.dataflow():
+            out = R.add(x, x)
+            d = R.add(out, x)
+            R.output(out)
+    else:
+        out = x
+    return out
+)");
+  CHECK(p.errors() == std::vector<std::string>{"E0508@5:9"});
+  CHECK(p.messages().find("`d`, is local to its dataflow block") != std::string::npos);
+}
+
+TEST_CASE("x.struct_info is the written struct info, or a StructInfoOf that inference completes") {
+  auto p = test::parse(R"(
+@R.function(pure=False)
+def f(x: R.Tensor((4,), "float32")):
+    y = R.add(x, x)
+    a = R.call_packed("f", y, sinfo_args=[y.struct_info])
+    b = R.call_packed("g", x, sinfo_args=[x.struct_info])
+    s = R.call_packed("h", x, sinfo_args=R.Shape(ndim=2))
+    c = R.call_packed("k", x, s, sinfo_args=R.Tensor(s, "float32"))
+    return (a, b, c)
+)");
+  INFO(p.messages());
+  REQUIRE_FALSE(p.diags.has_errors());
+  auto f = p.function("f");
+  auto bs = test::bindings(f);
+  REQUIRE(bs.size() == 5);
+  auto a = value_of<ir::Call>(bs[1]);
+  REQUIRE(a->sinfo_args.size() == 1);
+  auto of = a->sinfo_args[0].as<ir::StructInfoOf>();
+  REQUIRE(of);
+  CHECK(of->expr.same_as(bs[0]->var));
+  // A parameter's struct info is known: the annotation itself.
+  CHECK(value_of<ir::Call>(bs[2])->sinfo_args[0].same_as(f->params[0]->struct_info));
+  // A shape variable without struct info yet: the rank is left to inference.
+  const auto& t = tensor(value_of<ir::Call>(bs[4])->sinfo_args[0]);
+  CHECK(t.shape.same_as(bs[3]->var));
+  CHECK(t.is_unknown_ndim());
+  // Printed before inference, the deferred struct info reads as written.
+  CHECK(test::print(p).find(R"(sinfo_args=(y.struct_info,))") != std::string::npos);
+}
+
 TEST_CASE("elif nests an if in the else branch, a PrimExpr condition becomes a prim value") {
   auto p = test::parse(R"(
 @R.function
@@ -518,6 +611,33 @@ class Module:
   CHECK(tensor(f->ret_struct_info).vdevice.same_as(devices[0]));
   auto call = value_of<ir::Call>(test::bindings(f)[0]);
   CHECK(call->attrs.find("dst_vdevice").same_as(devices[0]));
+}
+
+TEST_CASE("a target string with options gives its kind: \"cuda:1\" finds \"cuda -arch=sm_80\"") {
+  // tests/python/relax/test_tvmscript_parser.py (test_vdevice).
+  auto p = test::parse(R"(
+@I.ir_module
+class Module:
+    I.module_global_infos({"vdevice": [I.vdevice("llvm"), I.vdevice("cuda", 0), I.vdevice("cuda -arch=sm_80 -max_num_threads=1024", 0)]})
+    @R.function
+    def main(x: R.Tensor((2,), "float32", "cuda:1")) -> R.Tensor((2,), "float32", "cuda:1"):
+        return x
+)");
+  INFO(p.messages());
+  REQUIRE_FALSE(p.diags.has_errors());
+  auto devices = p.result.module->vdevices();
+  REQUIRE(devices.size() == 3);
+  CHECK(tensor(p.function("main")->params[0]->struct_info).vdevice.same_as(devices[2]));
+  const auto& config = *devices[2]->target->config;
+  CHECK(devices[2]->target->kind_name() == "cuda");
+  CHECK(config.find("arch").as_ptr<ir::StringValue>()->value == "sm_80");
+  CHECK(config.find("max_num_threads").as_ptr<ir::IntValue>()->value == 1024);
+  auto bad = test::parse(R"(
+@I.ir_module
+class Module:
+    I.module_global_infos({"vdevice": [I.vdevice("cuda arch")]})
+)");
+  CHECK(bad.errors() == std::vector<std::string>{"E0512@4:50"});
 }
 
 TEST_CASE("R.func_attr, extern functions and the module alias") {

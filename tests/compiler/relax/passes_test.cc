@@ -206,6 +206,28 @@ TEST_CASE("LambdaLift lifts local functions and captures free variables in closu
   check_golden("closures", "LambdaLift", out);
 }
 
+TEST_CASE("LambdaLift gives a lifted function symbolic variables of its own") {
+  // Checked after the pass: two functions sharing `n` would be E0409.
+  auto module = load("closures_symbolic");
+  PassContext ctx;
+  ctx.verify = true;
+  ir::DiagnosticBag diags;
+  ctx.diags = &diags;
+  module = run_pass(lambda_lift_pass(), module, ctx);
+  INFO((diags.items().empty() ? "" : diags.items()[0].message));
+  REQUIRE_FALSE(diags.has_errors());
+  auto lifted = module->find("main_inner")->func.as<ir::Function>();
+  auto main = module->find("main")->func.as<ir::Function>();
+  REQUIRE(lifted);
+  REQUIRE(main);
+  const auto* inner_n = lifted->params[0]->struct_info.as_ptr<ir::TensorStructInfo>();
+  const auto* main_n = main->params[0]->struct_info.as_ptr<ir::TensorStructInfo>();
+  REQUIRE(inner_n->shape_values());
+  REQUIRE(main_n->shape_values());
+  CHECK((*inner_n->shape_values())[0].get() != (*main_n->shape_values())[0].get());
+  check_golden("closures_symbolic", "LambdaLift", syntax::print_module(*module));
+}
+
 TEST_CASE("CallTIRRewrite passes tir_vars through vm.call_tir_dyn") {
   std::string out = run("tir_vars", {call_tir_rewrite_pass()});
   CHECK(out.find("R.vm.call_tir_dyn(cls.add_scaled, (x, y, alloc, R.shape([k + 1])))") !=
