@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "compiler/build.h"
+#include "ir/parse_int.h"
 #include "ir/tir_visitor.h"
 #include "syntax/printer.h"
 #include "vm/runtime.h"
@@ -187,6 +188,7 @@ Runner add_run_command(CLI::App& app) {
   cmd->add_option("-o,--output", o->output,
                   "Write the result to OUT.npy (a tuple writes OUT_0.npy, OUT_1.npy, ...)");
   cmd->add_option("--repeat", o->repeat, "Run N times and print the mean and best time")
+      ->transform(whole_integer())
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--profile", o->profile, "Print the time spent in each kernel and builtin");
   cmd->add_option("--trace", o->trace,
@@ -199,7 +201,7 @@ Runner add_run_command(CLI::App& app) {
                   "Load a shared library of extern functions (R.call_dps_packed); repeatable")
       ->allow_extra_args(false);
   cmd->add_option("--target", o->target, "Target (default llvm: the host CPU)");
-  cmd->add_option("--seed", o->seed, "Seed of --random (default 0)");
+  cmd->add_option("--seed", o->seed, "Seed of --random (default 0)")->transform(whole_integer());
   cmd->footer(
       "Exit codes: 0 ok, 1 errors in the input, the build or the run, 2 usage or I/O errors.");
   return [o]() -> int {
@@ -300,7 +302,14 @@ Runner add_run_command(CLI::App& app) {
         print_error("--shape expects NAME=N, not `" + s + "`");
         return kExitUsage;
       }
-      sizes[s.substr(0, eq)] = std::stoll(s.substr(eq + 1));
+      // The whole value, in decimal: `5x`, `0x10` and `1e3` are refused, not read as 5, 0, 1.
+      auto size = ir::parse_int64(std::string_view(s).substr(eq + 1));
+      if (!size || *size < 0 || eq == 0) {
+        print_error("--shape expects NAME=N with N a non-negative decimal integer, not `" + s +
+                    "`");
+        return kExitUsage;
+      }
+      sizes[s.substr(0, eq)] = *size;
     }
     std::mt19937 rng(o->seed);
     std::vector<vm::Value> args;
