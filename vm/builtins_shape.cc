@@ -168,7 +168,7 @@ void make_prim_value(VirtualMachine&, ArgList args, Value* result) {
 // 0 push v; 1 push heap[v]; 2 add; 3 sub; 4 mul; 5 floordiv; 6 floormod; 7 min; 8 max;
 // 9 truncdiv; 10 truncmod; comparisons giving 0 or 1: 11 ==, 12 !=, 13 <, 14 <=, 15 >, 16 >=
 // (v ignored for operators).
-void shape_compute(VirtualMachine&, ArgList args, Value*) {
+void shape_compute(VirtualMachine& vm, ArgList args, Value*) {
   std::span<int64_t> heap = heap_arg(args, 0);
   int64_t dst = int_arg(args, 1, "dst");
   if ((args.size() - 2) % 2 != 0 || args.size() < 4) {
@@ -196,42 +196,67 @@ void shape_compute(VirtualMachine&, ArgList args, Value*) {
       stack.back() = stack.back() != 0 ? t : f;
       continue;
     }
-    if (stack.size() < 2 || code > 16)
+    if (stack.size() < 2 || code < 2 || code > 16)
       throw_error("malformed shape program at code " + std::to_string(code));
     int64_t b = stack.back();
     stack.pop_back();
     int64_t a = stack.back();
     int64_t r = 0;
     if ((code == 5 || code == 6 || code == 9 || code == 10) && b == 0) {
-      throw_error("division by zero in a symbolic shape expression");
+      throw VMError(
+          vm.current_function().name + ": division by zero in a symbolic shape expression", true);
     }
+    // A shape computed at run time never wraps: the exact result (in 128 bits) must fit in int64,
+    // or the function stops with an error naming it.
+    __int128 x = a, y = b, exact = 0;
+    bool arithmetic = code <= 6 || code == 9 || code == 10;
     switch (code) {
       case 2:
-        r = a + b;
+        exact = x + y;
         break;
       case 3:
-        r = a - b;
+        exact = x - y;
         break;
       case 4:
-        r = a * b;
+        exact = x * y;
         break;
       case 5:
-        r = a / b - ((a % b != 0 && ((a < 0) != (b < 0))) ? 1 : 0);
+      case 6: {
+        __int128 q = x / y;
+        if (x % y != 0 && ((x < 0) != (y < 0))) --q;
+        exact = code == 5 ? q : x - q * y;
         break;
-      case 6:
-        r = a - b * (a / b - ((a % b != 0 && ((a < 0) != (b < 0))) ? 1 : 0));
+      }
+      case 9:
+        exact = x / y;
         break;
+      case 10:
+        exact = x % y;
+        break;
+      default:
+        break;
+    }
+    if (arithmetic) {
+      if (exact < INT64_MIN || exact > INT64_MAX) {
+        const char* op = code == 2   ? "+"
+                         : code == 3 ? "-"
+                         : code == 4 ? "*"
+                         : code == 5 ? "//"
+                                     : "/";
+        throw VMError(
+            vm.current_function().name + ": integer overflow in a symbolic shape expression: " +
+                std::to_string(a) + " " + op + " " + std::to_string(b) + " does not fit in int64",
+            true);
+      }
+      stack.back() = static_cast<int64_t>(exact);
+      continue;
+    }
+    switch (code) {
       case 7:
         r = std::min(a, b);
         break;
       case 8:
         r = std::max(a, b);
-        break;
-      case 9:
-        r = a / b;
-        break;
-      case 10:
-        r = a % b;
         break;
       case 11:
         r = a == b;
