@@ -217,6 +217,13 @@ Ref<ir::Expr> value_to_expr(const ObjectRef& v) {
 
 }  // namespace
 
+bool arity_fits(const OpInfo& op, size_t n) {
+  size_t required = 0;
+  for (const ArgSpec& a : op.args) required += !a.optional && !a.variadic && !a.default_value;
+  bool variadic = !op.args.empty() && op.args.back().variadic;
+  return n >= required && (variadic || n <= op.args.size());
+}
+
 Ref<ir::Call> bind_op_call(const OpInfo& op, const Ref<ir::Call>& call, ir::DiagnosticBag& diags) {
   const std::string name = short_op_name(op);
   bool ok = true;
