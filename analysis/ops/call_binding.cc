@@ -346,6 +346,7 @@ Ref<ir::Call> bind_op_call(const OpInfo& op, const Ref<ir::Call>& call, ir::Diag
     const AttrSpec& spec = op.attrs[i];
     ObjectRef value = values[i];
     if (!set[i]) {
+      if (spec.only_when_given) continue;
       if (spec.required) {
         diags.error("E0304", call->span, name + " is missing the attribute `" + spec.name + "`");
         ok = false;
