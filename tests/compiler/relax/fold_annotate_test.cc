@@ -274,6 +274,17 @@ class Module:
       module, {bind_params_pass("main", {{"w", f32({2, 2}, {1, 2, 3, 4})}}), fold_constant_pass()},
       ctx);
   CHECK(bound_value(*limited, "main", "t").is<ir::Call>());
+
+  // A limit that is not a whole integer ("3x" once read as 3) is refused: W0775, the default.
+  PassContext bad;
+  bad.config.emplace("relax.FoldConstant.max_elements", std::string("3x"));
+  auto defaulted = run(
+      module, {bind_params_pass("main", {{"w", f32({2, 2}, {1, 2, 3, 4})}}), fold_constant_pass()},
+      bad);
+  CHECK(bound_value(*defaulted, "main", "t").is<ir::Constant>());
+  bool warned = false;
+  for (const auto& d : bad.diagnostics().items()) warned |= d.code == "W0775";
+  CHECK(warned);
 }
 
 TEST_CASE("FoldConstant folds a legalized transpose of a weight") {
