@@ -24,6 +24,8 @@
 //   E0417  a variable that outlives its dataflow block takes its shape from a dataflow variable
 //   E0418  a call of an op with a normalization rule that is not in its normalized form (the
 //          call_tir family takes its arguments as an inline tuple)
+//   E0419  a tensor struct info no tensor can have: a negative constant dimension, or constant
+//          dimensions whose byte size overflows int64 or exceeds kMaxTensorBytes
 //   E0420  TIR: a buffer accessed with a number of indices that differs from its rank
 //   E0421  TIR: a variable used where nothing defines it (loop, block, let, thread variables)
 //   E0422  TIR: a block with iteration variables uses a loop variable of an enclosing loop
@@ -36,6 +38,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "analysis/ops/call_binding.h"
 #include "analysis/ops/infer_context.h"
 #include "analysis/ops/op_registry.h"
 #include "analysis/struct_info.h"
@@ -49,6 +52,12 @@ using ir::Ref;
 using ir::StructInfo;
 
 namespace {
+
+// The largest tensor a constant shape may describe: 2^56 bytes (64 PiB), all that a 64-bit
+// address space with 5-level paging can map, so no allocation past it can ever succeed; and far
+// enough from 2^63 that element counts and byte offsets computed from it cannot overflow.
+// (Smaller impossible sizes, such as TVM's 2^50-byte out-of-memory test, fail when allocated.)
+constexpr int64_t kMaxTensorBytes = int64_t{1} << 56;
 
 namespace codes {
 inline constexpr const char* kUndefinedVar = "E0401";
@@ -69,6 +78,7 @@ inline constexpr const char* kMissingSinfo = "E0415";
 inline constexpr const char* kShapeNotInt = "E0416";
 inline constexpr const char* kDataflowVarInSinfo = "E0417";
 inline constexpr const char* kNotNormalized = "E0418";
+inline constexpr const char* kImpossibleTensor = "E0419";
 inline constexpr const char* kTirIndexCount = "E0420";
 inline constexpr const char* kTirUndefinedVar = "E0421";
 inline constexpr const char* kTirLoopVarInBlock = "E0422";
@@ -143,6 +153,7 @@ class RelaxChecker {
     for (const auto& p : f->params) define_symbolic(p->struct_info);
     for (const auto& p : f->params) {
       check_sinfo(p->struct_info, p->span);
+      check_sizes(p->struct_info, p->span);
       define_var(p, p->span);
       if (p->is_dataflow()) {
         diags_.error(codes::kDataflowVarOutside, p->span,
@@ -164,6 +175,8 @@ class RelaxChecker {
     if (f->is_pure && !f->attrs.get_bool("relax.force_pure", false) && f->body)
       check_purity(f->body, f);
     if (f->body) check_seq(f->body);
+    // After the body, so that a shape is reported where it is first computed.
+    if (f->ret_struct_info) check_sizes(f->ret_struct_info, f->span);
     vars_ = std::move(saved_vars);
     dataflow_vars_ = std::move(saved_dataflow);
     symbolic_ = std::move(saved_symbolic);
@@ -202,6 +215,7 @@ class RelaxChecker {
       check_expr(b->value);
       define_symbolic(mc->struct_info);
       check_sinfo(mc->struct_info, b->span);
+      check_sizes(mc->struct_info, b->span);
     } else if (auto f = b->value.as<ir::Function>()) {
       // A local function may call itself through its binding variable.
       recursive_.insert(var.get());
@@ -219,6 +233,7 @@ class RelaxChecker {
                    "dataflow variable `" + var->name + "` is defined outside a dataflow block");
     }
     check_sinfo(var->struct_info, at);
+    check_sizes(var->struct_info, at);
     if (!var->is_dataflow()) check_no_dataflow_shape(var, at);
     define_var(var, at);
     at_ = saved_at;
@@ -383,6 +398,12 @@ class RelaxChecker {
     if (!op) return;
     const OpInfo* info = registry_.find(op->name);
     if (!info || !info->normalize) return;
+    // A call that does not fit the op's schema was reported when it was normalized; the hook
+    // indexes arguments by position and must not see it.
+    if (!arity_fits(*info, call->args.size())) return;
+    for (const auto& a : call->args) {
+      if (!a) return;
+    }
     std::vector<Ref<StructInfo>> arg_sinfo;
     for (const auto& a : call->args) arg_sinfo.push_back(struct_info_of(a));
     ir::DiagnosticBag scratch;
@@ -482,6 +503,55 @@ class RelaxChecker {
         break;
     }
     for (const auto& v : tir_vars_in(s)) check_symbolic_use(v, at);
+  }
+
+  // The tensors of a struct info (through tuples): see check_tensor_size.
+  void check_sizes(const Ref<StructInfo>& s, ir::Span at) {
+    if (auto t = s.as_ptr<ir::TensorStructInfo>()) {
+      check_tensor_size(*t, at);
+    } else if (auto tu = s.as_ptr<ir::TupleStructInfo>()) {
+      for (const auto& f : tu->fields) check_sizes(f, at);
+    }
+  }
+
+  // A constant dimension below 0, or constant dimensions whose size in bytes overflows int64 or
+  // passes kMaxTensorBytes, describe no tensor: the program would fail (or allocate wrapped
+  // sizes) at run time. Reported once per shape, at the dimension when it has a position.
+  void check_tensor_size(const ir::TensorStructInfo& t, ir::Span at) {
+    const std::vector<Ref<ir::tir::PrimExpr>>* dims = t.shape_values();
+    if (!dims || dims->empty()) return;
+    const void* key = t.shape ? static_cast<const void*>(t.shape.get()) : dims;
+    if (sized_shapes_.count(key)) return;
+    int64_t bytes = t.is_unknown_dtype() ? 1 : t.dtype.bytes() * t.dtype.lanes();
+    bool constant = true, overflow = false;
+    for (const auto& d : *dims) {
+      auto imm = d.as_ptr<ir::tir::IntImm>();
+      if (!imm) {
+        constant = false;
+        continue;
+      }
+      if (imm->value < 0) {
+        sized_shapes_.insert(key);
+        diags_.error(codes::kImpossibleTensor, d->span.is_known() ? d->span : at,
+                     "a tensor dimension cannot be negative, got " + std::to_string(imm->value));
+        return;
+      }
+      overflow |= __builtin_mul_overflow(bytes, imm->value, &bytes);
+    }
+    if (!constant || (!overflow && bytes <= kMaxTensorBytes)) return;
+    sized_shapes_.insert(key);
+    std::string dims_text;
+    for (const auto& d : *dims) {
+      dims_text +=
+          (dims_text.empty() ? "" : ", ") + std::to_string(d.as_ptr<ir::tir::IntImm>()->value);
+    }
+    diags_
+        .error(codes::kImpossibleTensor, at,
+               "a tensor of shape (" + dims_text + ") and dtype " +
+                   (t.is_unknown_dtype() ? std::string("unknown") : t.dtype.str()) +
+                   (overflow ? " has more bytes than int64 can count"
+                             : " needs " + std::to_string(bytes) + " bytes"))
+        .note("no tensor can be larger than 2^56 bytes (64 PiB), what a 64-bit address space maps");
   }
 
   // A variable that outlives its dataflow block cannot take its shape from a dataflow variable.
@@ -588,6 +658,7 @@ class RelaxChecker {
   std::unordered_map<const ir::tir::Var*, std::pair<const ir::Function*, std::string>>
       symbolic_owner_;
   std::unordered_set<const ir::tir::Var*> reported_shared_;
+  std::unordered_set<const void*> sized_shapes_;  // shapes check_tensor_size reported
   std::set<std::pair<const ir::tir::Var*, const ir::Function*>> reported_symbolic_;
 };
 

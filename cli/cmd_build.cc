@@ -84,7 +84,8 @@ Runner add_build_command(CLI::App& app) {
   cmd->add_flag("--verify,!--no-verify", o->verify,
                 "Check well-formedness after every pass (default on in debug builds)");
   cmd->add_option("--opt-level", o->opt_level,
-                  "Passes with a higher opt level are skipped (default 2)");
+                  "Passes with a higher opt level are skipped (default 2)")
+      ->transform(whole_integer());
   add_schedule_option(cmd, o->pipeline);
   add_plugin_option(cmd, o->pipeline);
   add_placement_options(cmd, o->pipeline);

@@ -69,6 +69,7 @@ Runner add_fmt_command(CLI::App& app) {
   cmd->add_flag("--diff", options->diff,
                 "Change nothing; print a unified diff of the changes (exit 1 if any)");
   cmd->add_option("--line-width", options->line_width, "Maximum line width (default 100)")
+      ->transform(whole_integer())
       ->check(CLI::Range(1, 10000));
   cmd->add_option("--profile", options->profile,
                   "Also rewrite spellings to a profile: legacy (TVM v0.20-v0.23) or current (TVM "

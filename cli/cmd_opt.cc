@@ -48,7 +48,8 @@ Runner add_opt_command(CLI::App& app) {
   cmd->add_flag("--verify,!--no-verify", o->verify,
                 "Check the module is well formed after every pass (default on)");
   cmd->add_option("--opt-level", o->opt_level,
-                  "Passes (and pipeline steps) with a higher opt level are skipped (default 2)");
+                  "Passes (and pipeline steps) with a higher opt level are skipped (default 2)")
+      ->transform(whole_integer());
   cmd->add_option("--params", o->params,
                   "Bind the weights of a .safetensors file to parameters of --func first (by "
                   "name, `.` matching `_`)");

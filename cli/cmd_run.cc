@@ -18,6 +18,9 @@
 #include "cli/run_inputs.h"
 #include "compiler/build.h"
 #include "vm/dtype.h"
+#include "ir/parse_int.h"
+#include "ir/tir_visitor.h"
+#include "syntax/printer.h"
 #include "vm/runtime.h"
 #include "vm/shape_program.h"
 
@@ -203,6 +206,7 @@ Runner add_run_command(CLI::App& app) {
   CLI::Option* repeat =
       cmd->add_option("--repeat", o->repeat,
                       "Time N runs after max(1, N/10) warm-up runs; print min, median, mean, p90")
+          ->transform(whole_integer())
           ->check(CLI::PositiveNumber);
   cmd->add_flag("--profile", o->profile, "Print the time spent in each kernel and builtin");
   cmd->add_flag("--json", o->json,
@@ -217,7 +221,7 @@ Runner add_run_command(CLI::App& app) {
                   "Load a shared library of extern functions (R.call_dps_packed); repeatable")
       ->allow_extra_args(false);
   cmd->add_option("--target", o->target, "Target (default llvm: the host CPU)");
-  cmd->add_option("--seed", o->seed, "Seed of --random (default 0)");
+  cmd->add_option("--seed", o->seed, "Seed of --random (default 0)")->transform(whole_integer());
   cmd->footer(
       "Exit codes: 0 ok, 1 errors in the input, the build or the run, 2 usage or I/O errors.");
   return [o, repeat]() -> int {
@@ -357,11 +361,11 @@ Runner add_run_command(CLI::App& app) {
       auto eq = s.find('=');
       std::string name = s.substr(0, eq == std::string::npos ? 0 : eq);
       std::string value = eq == std::string::npos ? "" : s.substr(eq + 1);
-      bool digits =
-          !value.empty() && value.size() <= 18 &&
-          std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
-      if (name.empty() || !digits) {
-        print_error("--shape expects NAME=N with N a non-negative integer, not `" + s + "`");
+      // The whole value, in decimal: `5x`, `0x10` and `1e3` are refused, not read as 5, 0, 1.
+      std::optional<int64_t> size = ir::parse_int64(value);
+      if (name.empty() || !size || *size < 0) {
+        print_error("--shape expects NAME=N with N a non-negative decimal integer, not `" + s +
+                    "`");
         return kExitUsage;
       }
       if (!fn.param_info.empty() &&
@@ -373,7 +377,7 @@ Runner add_run_command(CLI::App& app) {
                     (known.empty() ? " (they have none)" : " (they use " + known + ")"));
         return kExitUsage;
       }
-      sizes[name] = std::stoll(value);
+      sizes[name] = *size;
     }
     SizeHeap heap = size_heap(fn, sizes);
     // A dimension that is a plain variable also takes its size from a given or bound tensor.

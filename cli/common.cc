@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "analysis/diagnostics/terminal.h"
+#include "cli/commands.h"
+#include "ir/parse_int.h"
 
 namespace relax::cli {
 
@@ -131,6 +133,18 @@ void print_error(const std::string& message) {
 
 void print_note(const std::string& message) {
   std::cerr << "relax: note: " << message << "\n";
+}
+
+const CLI::Validator& whole_integer() {
+  static const CLI::Validator v(
+      [](std::string& text) {
+        auto value = ir::parse_int64(text);
+        if (!value) return "`" + text + "` is not a whole decimal integer";
+        text = std::to_string(*value);  // CLI11 would read a leading 0 as octal
+        return std::string();
+      },
+      "");
+  return v;
 }
 
 }  // namespace relax::cli

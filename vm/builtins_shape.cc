@@ -166,7 +166,7 @@ void make_prim_value(VirtualMachine&, ArgList args, Value* result) {
 }
 
 // heap[dst] = a postfix program (shape_program.h) of the remaining (code, value) arguments.
-void shape_compute(VirtualMachine&, ArgList args, Value*) {
+void shape_compute(VirtualMachine& vm, ArgList args, Value*) {
   std::span<int64_t> heap = heap_arg(args, 0);
   int64_t dst = int_arg(args, 1, "dst");
   if ((args.size() - 2) % 2 != 0 || args.size() < 4) {
@@ -177,7 +177,8 @@ void shape_compute(VirtualMachine&, ArgList args, Value*) {
   words.reserve(static_cast<size_t>(args.size() - 2));
   for (int64_t i = 2; i < args.size(); ++i) words.push_back(int_arg(args, i, "code or value"));
   Result<int64_t> value = eval_shape_program(words, heap);
-  if (!value) throw_error(value.error().message);
+  // Named after the function, as every run-time error of a shape is.
+  if (!value) throw VMError(vm.current_function().name + ": " + value.error().message, true);
   heap_slot(heap, dst) = *value;
 }
 

@@ -44,7 +44,11 @@ std::string check_shape_program(std::span<const int64_t> words, int64_t heap_siz
 
 Result<int64_t> eval_shape_program(std::span<const int64_t> words, std::span<const int64_t> heap) {
   using C = ShapeProgramCode;
-  auto overflow = [] { return Error{"overflow in a symbolic shape expression"}; };
+  // The exact result must fit in int64: a shape computed at run time never wraps.
+  auto overflow = [](int64_t a, const char* op, int64_t b) {
+    return Error{"integer overflow in a symbolic shape expression: " + std::to_string(a) + " " +
+                 op + " " + std::to_string(b) + " does not fit in int64"};
+  };
   std::vector<int64_t> stack;
   if (words.size() % 2 != 0) return Error{"malformed shape program: odd number of words"};
   for (size_t i = 0; i < words.size(); i += 2) {
@@ -83,20 +87,20 @@ Result<int64_t> eval_shape_program(std::span<const int64_t> words, std::span<con
       case C::kTruncDiv:
       case C::kTruncMod:
         if (b == 0) return Error{"division by zero in a symbolic shape expression"};
-        if (b == -1 && a == std::numeric_limits<int64_t>::min()) return overflow();
+        if (b == -1 && a == std::numeric_limits<int64_t>::min()) return overflow(a, "//", b);
         break;
       default:
         break;
     }
     switch (static_cast<C>(code)) {
       case C::kAdd:
-        if (__builtin_add_overflow(a, b, &r)) return overflow();
+        if (__builtin_add_overflow(a, b, &r)) return overflow(a, "+", b);
         break;
       case C::kSub:
-        if (__builtin_sub_overflow(a, b, &r)) return overflow();
+        if (__builtin_sub_overflow(a, b, &r)) return overflow(a, "-", b);
         break;
       case C::kMul:
-        if (__builtin_mul_overflow(a, b, &r)) return overflow();
+        if (__builtin_mul_overflow(a, b, &r)) return overflow(a, "*", b);
         break;
       case C::kFloorDiv:
         r = floor_div(a, b);

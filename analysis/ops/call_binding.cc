@@ -217,6 +217,13 @@ Ref<ir::Expr> value_to_expr(const ObjectRef& v) {
 
 }  // namespace
 
+bool arity_fits(const OpInfo& op, size_t n) {
+  size_t required = 0;
+  for (const ArgSpec& a : op.args) required += !a.optional && !a.variadic && !a.default_value;
+  bool variadic = !op.args.empty() && op.args.back().variadic;
+  return n >= required && (variadic || n <= op.args.size());
+}
+
 Ref<ir::Call> bind_op_call(const OpInfo& op, const Ref<ir::Call>& call, ir::DiagnosticBag& diags) {
   const std::string name = short_op_name(op);
   bool ok = true;
@@ -361,6 +368,7 @@ Ref<ir::Call> bind_op_call(const OpInfo& op, const Ref<ir::Call>& call, ir::Diag
     const AttrSpec& spec = op.attrs[i];
     ObjectRef value = values[i];
     if (!set[i]) {
+      if (spec.only_when_given) continue;
       if (spec.required) {
         diags.error("E0304", call->span, name + " is missing the attribute `" + spec.name + "`");
         ok = false;

@@ -17,6 +17,11 @@ namespace relax::analysis {
 ir::Ref<ir::Call> bind_op_call(const OpInfo& op, const ir::Ref<ir::Call>& call,
                                ir::DiagnosticBag& diags);
 
+// Whether `n` positional arguments fit the op's schema: at least its required arguments and at
+// most all of them (any number past the required ones when the last is variadic). A canonical
+// call always fits; normalize hooks and inference index arguments only after this holds.
+bool arity_fits(const OpInfo& op, size_t n);
+
 // Converts a value to an attribute kind (null ref for None); nullopt when it does not fit.
 // Accepts boxed values, TIR immediates and the Relax forms a positional attribute takes
 // (`R.prim_value(1)`, a tuple of them, `R.str`, `R.dtype`, a ShapeExpr).

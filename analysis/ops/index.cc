@@ -30,6 +30,21 @@ Ref<ir::StructInfo> infer_take(InferContext& ctx) {
     return nullptr;
   }
   if (!check_int_dtype(ctx, 1, indices->dtype)) return nullptr;
+  if (auto mode = ctx.attr_string("mode")) {
+    if (*mode != "fast" && *mode != "wrap" && *mode != "clip" && *mode != "nan") {
+      ctx.error_at_attr("mode", "E0316",
+                        ctx.op_name() +
+                            ": mode must be \"fast\", \"wrap\", \"clip\" or \"nan\", got \"" +
+                            *mode + "\"");
+      return nullptr;
+    }
+    if (*mode == "nan" && !data->is_unknown_dtype() && !data->dtype.is_floating()) {
+      ctx.error_at_attr(
+          "mode", "E0316",
+          ctx.op_name() + ": mode \"nan\" needs a floating-point tensor, got " + data->dtype.str());
+      return nullptr;
+    }
+  }
   auto axis_attr = ctx.attr_int("axis");
   if (!axis_attr && data->ndim != 1) {
     ctx.error_at_arg(0, "E0312",
@@ -203,7 +218,12 @@ void register_index_ops(OpRegistry& r) {
   take.doc = "Takes the elements at `indices` along `axis` (a 1-D tensor when axis is None)";
   take.args = {arg("x", "the source tensor"),
                arg("indices", "the integer indices (a tensor or a prim value)")};
-  take.attrs = {optional_attr("axis", AttrKind::kInt, "the axis to take along")};
+  AttrSpec mode = optional_attr(
+      "mode", AttrKind::kString,
+      "out-of-range indices: not given, a run-time error; \"fast\" unchecked (TVM's default); "
+      "\"wrap\", \"clip\", or \"nan\" (NaN results)");
+  mode.only_when_given = true;
+  take.attrs = {optional_attr("axis", AttrKind::kInt, "the axis to take along"), mode};
   take.infer = infer_take;
   take.pattern = OpPattern::kInjective;
   add_op(r, std::move(take));

@@ -54,6 +54,9 @@ struct AttrSpec {
   bool required = false;        // no default: must be given
   ir::ObjectRef default_value;  // used when not given (null = None)
   std::string doc;
+  // Left out of the canonical call unless it is written: an attribute newer than TVM v0.20,
+  // whose printed calls must stay v0.20's (take's `mode`). Inference sees it as absent.
+  bool only_when_given = false;
 };
 
 // What a positional argument takes beyond any Relax expression: kDType is a dtype, written

@@ -114,6 +114,15 @@ void register_runtime(PackedTable& t);
 Expr broadcast_load(const Tensor& x, const Exprs& idx, const Exprs& out_shape);
 // Axis normalization (negative axes count from the end).
 int64_t norm_axis(int64_t axis, int64_t ndim);
+// The extent an index at position `i` of an index tensor must stay within.
+using IndexExtent = std::function<Expr(const Exprs& i)>;
+// Index validation for the ops that read or write where an index tensor says (take, gathers,
+// scatters, index_tensor): a serial stage `<indices>_checked` that copies `indices` as int64,
+// asserting 0 <= k < extent (-extent <= k < extent when `negative` indices count from the
+// end); an index out of range stops the kernel with "R.op: <what> out of range [0, n)" instead
+// of reading or writing past the tensor. The op then indexes with the copy.
+Tensor checked_indices(Ctx& c, const Tensor& indices, const IndexExtent& extent, bool negative,
+                       const std::string& what);
 // e + v, folded when e is a constant (ops_conv.cc).
 Expr add_const(const Expr& e, int64_t v);
 // A per-spatial-axis attribute (one value stands for all); nullopt: an unexpected length.

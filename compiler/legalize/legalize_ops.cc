@@ -219,6 +219,34 @@ int64_t norm_axis(int64_t axis, int64_t ndim) {
   return axis < 0 ? axis + ndim : axis;
 }
 
+Tensor checked_indices(Ctx& c, const Tensor& indices, const IndexExtent& extent, bool negative,
+                       const std::string& what) {
+  std::string op = c.call.op_name();
+  if (op.starts_with("relax.")) op = "R." + op.substr(6);
+  return c.b.opaque(
+      indices.shape(), ir::DataType::Int64(), indices.name() + "_checked", {indices},
+      [&](const Tensor& out) {
+        return te::loop_nest(
+            indices.shape(),
+            [&](const Exprs& i) {
+              Expr k = te::cast(ir::DataType::Int64(), indices(i));
+              Expr n = extent(i);
+              Expr lo = negative ? te::sub(te::i64(0), n) : te::i64(0);
+              auto n_const = ir::tir::as_const_int(n);
+              std::string range =
+                  !n_const ? "for its axis"
+                           : "[" + (negative ? std::to_string(-*n_const) : std::string("0")) +
+                                 ", " + std::to_string(*n_const) + ")";
+              Expr ok = te::logical_and(te::cmp(ir::ObjectKind::kGE, k, lo),
+                                        te::cmp(ir::ObjectKind::kLT, k, n));
+              return Ref<ir::tir::Stmt>(make<ir::tir::AssertStmt>(
+                  ok, make<ir::tir::StringImm>(op + ": " + what + " out of range " + range),
+                  te::store(out, i, k)));
+            },
+            "j");
+      });
+}
+
 // ---- Table and driver --------------------------------------------------------------------------
 
 namespace {

@@ -160,6 +160,8 @@ bool multinomial_from_uniform(Ctx& c) {
   if (!p || !u || !s || !shape) return false;
   Tensor pt = *p, ut = *u, st = *s;
   Expr vocab = pt.shape()[1];
+  st = checked_indices(
+      c, st, [&](const Exprs&) { return pt.shape()[0]; }, false, "sample index");
   c.name = "multinomial_from_uniform";
   Tensor cs = c.b.reduce(
       pt.shape(), {vocab}, ReduceKind::kSum, pt.dtype(), "T_cumsum",

@@ -2,6 +2,7 @@
 // permute_dims (TVM's `transpose`), expand_dims, squeeze, concat (`concatenate`), broadcast_to,
 // flip, tile, repeat, take and strided_slice with constant axes and bounds.
 #include <algorithm>
+#include <cmath>
 
 #include "analysis/arith/analyzer.h"
 
@@ -258,6 +259,20 @@ bool take(Ctx& c) {
           ? static_cast<size_t>(norm_axis(c.int_attr("axis", 0), static_cast<int64_t>(xt.ndim())))
           : 0;
   size_t ni = it.ndim();
+  // Out-of-range indices (TVM's modes; none given: checked at run time).
+  //   (none)  an error naming the op ("R.take: index out of range [0, 8)")
+  //   "fast"  not checked: the read is past the tensor (TVM's default, for trusted indices)
+  //   "wrap"  taken modulo the extent; "clip" clamped to [0, extent - 1]
+  //   "nan"   NaN for the out-of-range ones (float tensors)
+  std::string mode = c.str_attr("mode", "");
+  const Expr& extent = xt.shape()[axis];
+  if (mode == "nan" && !xt.dtype().is_floating())
+    return c.unsupported("mode=\"nan\" on a tensor of " + xt.dtype().str());
+  if (!mode.empty() && mode != "fast" && mode != "wrap" && mode != "clip" && mode != "nan")
+    return c.unsupported("mode \"" + mode + "\"");
+  if (mode.empty())
+    it = checked_indices(
+        c, it, [&](const Exprs&) { return extent; }, false, "index");
   c.name = "take";
   c.out = c.b.compute(
       *shape, c.out_dtype(), "T_take",
@@ -265,9 +280,18 @@ bool take(Ctx& c) {
         Exprs ii(i.begin() + static_cast<std::ptrdiff_t>(axis),
                  i.begin() + static_cast<std::ptrdiff_t>(axis + ni));
         Exprs idx(i.begin(), i.begin() + static_cast<std::ptrdiff_t>(axis));
-        idx.push_back(cast(DataType::Int64(), it(ii)));
+        Expr k = cast(DataType::Int64(), it(ii));
+        Expr clipped = max(min(k, sub(extent, i64(1))), i64(0));
+        if (mode == "wrap") k = floormod(k, extent);
+        if (mode == "clip" || mode == "nan")
+          idx.push_back(clipped);
+        else
+          idx.push_back(k);
         for (size_t d = axis + ni; d < i.size(); ++d) idx.push_back(i[d]);
-        return xt(idx);
+        if (mode != "nan") return xt(idx);
+        Expr in_range =
+            logical_and(cmp(ObjectKind::kGE, k, i64(0)), cmp(ObjectKind::kLT, k, extent));
+        return select(in_range, xt(idx), const_of(xt.dtype(), std::nan("")));
       },
       "ax");
   return true;

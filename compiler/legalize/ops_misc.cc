@@ -394,6 +394,8 @@ bool gather_elements(Ctx& c) {
   Tensor xt = *x, it = *ind;
   size_t axis =
       static_cast<size_t>(norm_axis(c.int_attr("axis", 0), static_cast<int64_t>(xt.ndim())));
+  it = checked_indices(
+      c, it, [&](const Exprs&) { return xt.shape()[axis]; }, true, "index");
   c.name = "gather_elements";
   c.out = c.b.compute(
       *shape, c.out_dtype(), "T_gather_elements",
@@ -417,6 +419,18 @@ bool gather_nd(Ctx& c) {
   auto m = ir::tir::as_const_int(it.shape().back());
   if (!m) return c.unsupported("the last dim of indices must be static");
   size_t b = static_cast<size_t>(batch), mi = it.ndim() - 1;
+  // Entry k of an index row addresses dim b + k of the data.
+  it = checked_indices(
+      c, it,
+      [&](const Exprs& i) {
+        Expr extent = i64(0);
+        for (int64_t k = 0; k < *m && b + static_cast<size_t>(k) < xt.ndim(); ++k) {
+          extent = select(cmp(ObjectKind::kEQ, i.back(), i64(k)),
+                          xt.shape()[b + static_cast<size_t>(k)], extent);
+        }
+        return extent;
+      },
+      false, "index");
   c.name = "gather_nd";
   c.out = c.b.compute(
       *shape, c.out_dtype(), "T_gather_nd",

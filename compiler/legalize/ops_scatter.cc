@@ -52,6 +52,8 @@ bool scatter_elements(Ctx& c) {
                          "min, max");
   size_t axis =
       static_cast<size_t>(norm_axis(c.int_attr("axis", 0), static_cast<int64_t>(xt.ndim())));
+  it = checked_indices(
+      c, it, [&](const Exprs&) { return xt.shape()[axis]; }, true, "index");
   c.name = "scatter_elements";
   c.out = copy_then(c, xt, {xt, it, ut}, "T_scatter_elements", [&](const Tensor& out) {
     return loop_nest(
@@ -79,6 +81,18 @@ bool scatter_nd(Ctx& c) {
   if (!k || *k < 1 || *k > static_cast<int64_t>(xt.ndim()))
     return c.unsupported("the last dim of indices must be static and at most the data's rank");
   size_t kk = static_cast<size_t>(*k);
+  // Entry m of an index row addresses dim m of the data.
+  it = checked_indices(
+      c, it,
+      [&](const Exprs& i) {
+        Expr extent = i64(0);
+        for (size_t m = 0; m < kk; ++m) {
+          extent = select(cmp(ObjectKind::kEQ, i.back(), i64(static_cast<int64_t>(m))),
+                          xt.shape()[m], extent);
+        }
+        return extent;
+      },
+      true, "index");
   // Loops: the index positions (indices.shape[:-1]), then the data's trailing dims.
   Exprs lead(it.shape().begin(), it.shape().end() - 1);
   Exprs extents = lead;
@@ -109,8 +123,14 @@ bool index_tensor(Ctx& c) {
   if (!x || !shape) return false;
   auto inputs = c.tuple_inputs(1);
   if (!inputs) return false;
-  std::vector<Tensor> idx_t = std::move(*inputs);
   Tensor xt = *x;
+  if (inputs->size() > xt.ndim()) return c.unsupported("more index tensors than data dims");
+  std::vector<Tensor> idx_t;
+  for (const Tensor& t : *inputs) {
+    const Expr& extent = xt.shape()[idx_t.size()];
+    idx_t.push_back(checked_indices(
+        c, t, [&](const Exprs&) { return extent; }, true, "index"));
+  }
   size_t n = idx_t.size();
   size_t bnd = shape->size() - (xt.ndim() - n);  // rank of the broadcast index shape
   Exprs bshape(shape->begin(), shape->begin() + static_cast<std::ptrdiff_t>(bnd));

@@ -16,6 +16,7 @@
 #include "compiler/relax/pass_util.h"
 #include "compiler/relax/passes.h"
 #include "compiler/tir_eval/tir_eval.h"
+#include "ir/parse_int.h"
 #include "ir/visitor.h"
 
 namespace relax::compiler::relax_passes {
@@ -132,16 +133,20 @@ class Folder : public ExprMutator {
         auto t = o.as<TensorStructInfo>();
         auto dims = known_dims(o);
         if (!t || !dims || t->is_unknown_dtype()) return nullptr;
+        // The size is counted (overflow-checked) before anything is allocated: an output past
+        // the limit stays a computation, however large its shape.
         std::vector<int64_t> shape;
+        int64_t elements = 1;
         for (const auto& d : *dims) {
           auto imm = d.as_ptr<tir::IntImm>();
-          if (!imm) return nullptr;
+          if (!imm || imm->value < 0 || __builtin_mul_overflow(elements, imm->value, &elements))
+            return nullptr;
           shape.push_back(imm->value);
         }
+        if (__builtin_add_overflow(total, elements, &total) || total > max_elements_)
+          return nullptr;
         outputs.emplace_back(t->dtype, shape);
-        total += outputs.back().size();
       }
-      if (total > max_elements_) return nullptr;
       if (func.params.size() != inputs.size() + outputs.size()) return nullptr;
       std::vector<tir_eval::Arg> call_args;
       for (auto& a : inputs) call_args.emplace_back(&a);
@@ -173,9 +178,9 @@ Pass fold_constant_pass() {
   p.fn = [](Ref<IRModule> m, PassContext& ctx) {
     int64_t max_elements = int64_t{1} << 22;
     if (auto it = ctx.config.find("relax.FoldConstant.max_elements"); it != ctx.config.end()) {
-      try {
-        max_elements = std::stoll(it->second);
-      } catch (...) {
+      if (auto parsed = ir::parse_int64(it->second)) {
+        max_elements = *parsed;
+      } else {
         ctx.diagnostics().warning("W0775", {},
                                   "relax.FoldConstant.max_elements is not an integer: `" +
                                       it->second + "`; using the default");

@@ -496,10 +496,26 @@ Value Frontend::unary_op(const std::string& op, const Value& arg, Node node) {
     }
     if (auto p = arg.as<PrimExpr>()) return Value::object(ir::make<ir::tir::Not>(p), span);
   } else if (op == "-") {
-    if (arg.is_int()) return Value::integer(-arg.as_int(), span);
+    if (arg.is_int()) {
+      if (arg.as_int() == INT64_MIN) {
+        error("E0249", node,
+              "integer overflow: -(" + std::to_string(arg.as_int()) + ") does not fit in int64");
+        return Value::error(span);
+      }
+      return Value::integer(-arg.as_int(), span);
+    }
     if (arg.is_float()) return Value::floating(-arg.as_float(), span);
     if (arg.is_bool()) return Value::integer(arg.as_bool() ? -1 : 0, span);
-    if (auto p = arg.as<PrimExpr>()) return Value::object(prim_negate(p, span), span);
+    if (auto p = arg.as<PrimExpr>()) {
+      bool overflowed = false;
+      Ref<PrimExpr> out = prim_negate(p, span, &overflowed);
+      if (overflowed) {
+        error("E0249", node,
+              "integer overflow: the negation of a " + p->dtype.str() + " constant does not fit");
+        return Value::error(span);
+      }
+      return Value::object(out, span);
+    }
   } else if (op == "+") {
     if (arg.is_python_number() || arg.is<PrimExpr>()) return arg.with_span(span);
   } else if (op == "~") {
@@ -536,9 +552,24 @@ Value Frontend::binary_op(const std::string& op, const Value& lhs, const Value& 
     auto ri = rhs.is_bool() ? int64_t(rhs.as_bool()) : rhs.as_int();
     double lf = lhs.is_bool() ? double(lhs.as_bool()) : lhs.as_float();
     double rf = rhs.is_bool() ? double(rhs.as_bool()) : rhs.as_float();
-    if (op == "+") return ints ? Value::integer(li + ri, span) : Value::floating(lf + rf, span);
-    if (op == "-") return ints ? Value::integer(li - ri, span) : Value::floating(lf - rf, span);
-    if (op == "*") return ints ? Value::integer(li * ri, span) : Value::floating(lf * rf, span);
+    // Python's ints are unbounded; ours are int64, the widest a TIR constant can be, so a
+    // result past it is an error (never a wrapped value).
+    auto overflow = [&]() {
+      error("E0249", node,
+            "integer overflow: " + std::to_string(li) + " " + op + " " + std::to_string(ri) +
+                " does not fit in int64");
+      return Value::error(span);
+    };
+    int64_t r = 0;
+    if (ints && (op == "+" || op == "-" || op == "*")) {
+      bool bad = op == "+"   ? __builtin_add_overflow(li, ri, &r)
+                 : op == "-" ? __builtin_sub_overflow(li, ri, &r)
+                             : __builtin_mul_overflow(li, ri, &r);
+      return bad ? overflow() : Value::integer(r, span);
+    }
+    if (op == "+") return Value::floating(lf + rf, span);
+    if (op == "-") return Value::floating(lf - rf, span);
+    if (op == "*") return Value::floating(lf * rf, span);
     if (op == "/") {
       if (rf == 0) {
         error("E0210", node, "division by zero");
@@ -551,17 +582,27 @@ Value Frontend::binary_op(const std::string& op, const Value& lhs, const Value& 
         error("E0210", node, "division by zero");
         return Value::error(span);
       }
-      if (ints)
+      if (ints) {
+        if (li == INT64_MIN && ri == -1) return op == "//" ? overflow() : Value::integer(0, span);
         return Value::integer(op == "//" ? py_floordiv(li, ri) : li - py_floordiv(li, ri) * ri,
                               span);
+      }
       double q = std::floor(lf / rf);
       return Value::floating(op == "//" ? q : lf - q * rf, span);
     }
     if (op == "**") {
       if (ints && ri >= 0) {
-        int64_t r = 1;
-        for (int64_t k = 0; k < ri; ++k) r *= li;
-        return Value::integer(r, span);
+        // Square and multiply: at most 64 steps, each overflow-checked (|li| <= 1 never
+        // overflows, whatever the exponent).
+        int64_t result = 1, base = li;
+        for (int64_t e = ri; e > 0; e >>= 1) {
+          if ((e & 1) && __builtin_mul_overflow(result, base, &result)) return overflow();
+          if (e > 1 && __builtin_mul_overflow(base, base, &base)) {
+            if (li == 1 || li == 0 || li == -1) break;
+            return overflow();
+          }
+        }
+        return Value::integer(result, span);
       }
       return Value::floating(std::pow(lf, rf), span);
     }
@@ -569,8 +610,17 @@ Value Frontend::binary_op(const std::string& op, const Value& lhs, const Value& 
       if (op == "&") return Value::integer(li & ri, span);
       if (op == "|") return Value::integer(li | ri, span);
       if (op == "^") return Value::integer(li ^ ri, span);
-      if (op == "<<") return Value::integer(li << ri, span);
-      return Value::integer(li >> ri, span);
+      if (ri < 0) {
+        error("E0209", node, "negative shift count " + std::to_string(ri));
+        return Value::error(span);
+      }
+      if (op == "<<") {
+        // Exact when shifting back gives the value: no bit (or sign) is lost.
+        if (li == 0) return Value::integer(0, span);
+        if (ri >= 63 || ((li << ri) >> ri) != li) return overflow();
+        return Value::integer(li << ri, span);
+      }
+      return Value::integer(ri >= 63 ? (li < 0 ? -1 : 0) : li >> ri, span);
     }
     if (op == "<") return Value::boolean(lf < rf, span);
     if (op == "<=") return Value::boolean(lf <= rf, span);
@@ -624,12 +674,13 @@ Value Frontend::binary_op(const std::string& op, const Value& lhs, const Value& 
     if (!r) r = literal(rhs, l);
     if (!l || !r) return Value::error(span);
     Ref<PrimExpr> out;
+    bool overflowed = false;
     if (op == "+")
-      out = prim_arith(ObjectKind::kAdd, l, r, span);
+      out = prim_arith(ObjectKind::kAdd, l, r, span, &overflowed);
     else if (op == "-")
-      out = prim_arith(ObjectKind::kSub, l, r, span);
+      out = prim_arith(ObjectKind::kSub, l, r, span, &overflowed);
     else if (op == "*")
-      out = prim_arith(ObjectKind::kMul, l, r, span);
+      out = prim_arith(ObjectKind::kMul, l, r, span, &overflowed);
     else if (op == "/") {
       if (!l->dtype.is_floating() && !r->dtype.is_floating()) {
         error("E0211", node,
@@ -638,9 +689,9 @@ Value Frontend::binary_op(const std::string& op, const Value& lhs, const Value& 
       }
       out = prim_arith(ObjectKind::kDiv, l, r, span);
     } else if (op == "//")
-      out = prim_arith(ObjectKind::kFloorDiv, l, r, span);
+      out = prim_arith(ObjectKind::kFloorDiv, l, r, span, &overflowed);
     else if (op == "%")
-      out = prim_arith(ObjectKind::kFloorMod, l, r, span);
+      out = prim_arith(ObjectKind::kFloorMod, l, r, span, &overflowed);
     else if (op == "<")
       out = prim_compare(ObjectKind::kLT, l, r, span);
     else if (op == "<=")
@@ -667,6 +718,16 @@ Value Frontend::binary_op(const std::string& op, const Value& lhs, const Value& 
     if (!out) {
       error("E0209", node,
             "unsupported operands for `" + op + "`: " + l->dtype.str() + " and " + r->dtype.str());
+      return Value::error(span);
+    }
+    if (overflowed) {
+      auto text = [](const Ref<PrimExpr>& e) {
+        auto c = ir::tir::as_const_int(e);
+        return c ? std::to_string(*c) : std::string("?");
+      };
+      error("E0249", node,
+            "integer overflow: " + text(l) + " " + op + " " + text(r) + " does not fit in " +
+                out->dtype.str());
       return Value::error(span);
     }
     if (out->span.file == 0) out->span = span;

@@ -32,16 +32,6 @@ double fold_float(DataType t, double exact32, double exact64) {
   return exact64;
 }
 
-int64_t floordiv64(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
-
-int64_t floormod64(int64_t a, int64_t b) {
-  return a - floordiv64(a, b) * b;
-}
-
 bool is_index_type(DataType t) {
   return t.is_int() && t.is_scalar() && (t.bits() == 32 || t.bits() == 64);
 }
@@ -104,19 +94,63 @@ Ref<PrimExpr> zero_of(DataType t) {
   return make<IntImm>(t, 0);
 }
 
-// Constant folding and identities; null when nothing folds.
-Ref<PrimExpr> try_fold(ObjectKind kind, const Ref<PrimExpr>& a, const Ref<PrimExpr>& b) {
+// The exact result of folding two integer constants, checked against the dtype: signed results
+// that leave the dtype's range are an overflow (nullopt; the node then stays as written);
+// unsigned ones wrap, as the hardware and TVM do. Division by zero is left to the caller.
+std::optional<int64_t> fold_int(ObjectKind kind, int64_t a, int64_t b, DataType t) {
+  __int128 x = a, y = b, r = 0;
+  switch (kind) {
+    case ObjectKind::kAdd:
+      r = x + y;
+      break;
+    case ObjectKind::kSub:
+      r = x - y;
+      break;
+    case ObjectKind::kMul:
+      r = x * y;  // |a|, |b| <= 2^63: the product fits in 127 bits
+      break;
+    case ObjectKind::kDiv:
+    case ObjectKind::kMod:
+      r = kind == ObjectKind::kDiv ? x / y : x % y;
+      break;
+    case ObjectKind::kFloorDiv:
+    case ObjectKind::kFloorMod: {
+      __int128 q = x / y;
+      if ((x % y != 0) && ((x < 0) != (y < 0))) --q;
+      r = kind == ObjectKind::kFloorDiv ? q : x - q * y;
+      break;
+    }
+    default:
+      return std::nullopt;
+  }
+  if (t.is_uint() || t.is_bool()) return wrap_to(static_cast<int64_t>(r), t);
+  int bits = t.bits() > 0 && t.bits() < 64 ? t.bits() : 64;
+  __int128 lo = -(static_cast<__int128>(1) << (bits - 1));
+  __int128 hi = (static_cast<__int128>(1) << (bits - 1)) - 1;
+  if (r < lo || r > hi) return std::nullopt;
+  return static_cast<int64_t>(r);
+}
+
+// Constant folding and identities; null when nothing folds. Sets `*overflow` when two integer
+// constants do not fold because the result leaves their dtype.
+Ref<PrimExpr> try_fold(ObjectKind kind, const Ref<PrimExpr>& a, const Ref<PrimExpr>& b,
+                       bool* overflow) {
   const IntImm* pa = a.as_ptr<IntImm>();
   const IntImm* pb = b.as_ptr<IntImm>();
   const FloatImm* fa = a.as_ptr<FloatImm>();
   const FloatImm* fb = b.as_ptr<FloatImm>();
   DataType t = a->dtype;
+  auto fold_ints = [&]() -> Ref<PrimExpr> {
+    auto r = fold_int(kind, pa->value, pb->value, t);
+    if (!r) {
+      *overflow = true;
+      return nullptr;
+    }
+    return make<IntImm>(t, *r);
+  };
   switch (kind) {
     case ObjectKind::kAdd:
-      if (pa && pb)
-        return make<IntImm>(t, wrap_to(static_cast<int64_t>(static_cast<uint64_t>(pa->value) +
-                                                            static_cast<uint64_t>(pb->value)),
-                                       t));
+      if (pa && pb) return fold_ints();
       if (pa && pa->value == 0) return b;
       if (pb && pb->value == 0) return a;
       if (fa && fb && (t.bits() == 32 || t.bits() == 64)) {
@@ -128,10 +162,7 @@ Ref<PrimExpr> try_fold(ObjectKind kind, const Ref<PrimExpr>& a, const Ref<PrimEx
       if (fb && fb->value == 0) return a;
       return nullptr;
     case ObjectKind::kSub:
-      if (pa && pb)
-        return make<IntImm>(t, wrap_to(static_cast<int64_t>(static_cast<uint64_t>(pa->value) -
-                                                            static_cast<uint64_t>(pb->value)),
-                                       t));
+      if (pa && pb) return fold_ints();
       if (pb && pb->value == 0) return a;
       if (fa && fb && (t.bits() == 32 || t.bits() == 64)) {
         return make<FloatImm>(
@@ -141,10 +172,7 @@ Ref<PrimExpr> try_fold(ObjectKind kind, const Ref<PrimExpr>& a, const Ref<PrimEx
       if (fb && fb->value == 0) return a;
       return nullptr;
     case ObjectKind::kMul:
-      if (pa && pb)
-        return make<IntImm>(t, wrap_to(static_cast<int64_t>(static_cast<uint64_t>(pa->value) *
-                                                            static_cast<uint64_t>(pb->value)),
-                                       t));
+      if (pa && pb) return fold_ints();
       if (pa) {
         if (pa->value == 1) return b;
         if (pa->value == 0) return a;
@@ -168,7 +196,7 @@ Ref<PrimExpr> try_fold(ObjectKind kind, const Ref<PrimExpr>& a, const Ref<PrimEx
       }
       return nullptr;
     case ObjectKind::kDiv:
-      if (pa && pb && pb->value != 0) return make<IntImm>(t, wrap_to(pa->value / pb->value, t));
+      if (pa && pb && pb->value != 0) return fold_ints();
       if (pa && pa->value == 0) return a;
       if (pb && pb->value == 1) return a;
       if (fa && fb && fb->value != 0 && (t.bits() == 32 || t.bits() == 64)) {
@@ -181,13 +209,12 @@ Ref<PrimExpr> try_fold(ObjectKind kind, const Ref<PrimExpr>& a, const Ref<PrimEx
       return nullptr;
     case ObjectKind::kMod:
       if (!is_index_type(a->dtype) || !is_index_type(b->dtype)) return nullptr;
-      if (pa && pb && pb->value != 0) return make<IntImm>(t, wrap_to(pa->value % pb->value, t));
+      if (pa && pb && pb->value != 0) return fold_ints();
       if (pa && pa->value == 0) return a;
       if (pb && pb->value == 1) return zero_of(t);
       return nullptr;
     case ObjectKind::kFloorDiv:
-      if (pa && pb && pb->value != 0)
-        return make<IntImm>(t, wrap_to(floordiv64(pa->value, pb->value), t));
+      if (pa && pb && pb->value != 0) return fold_ints();
       if (pa && pa->value == 0) return a;
       if (pb && pb->value == 1) return a;
       if (fa && fb && fb->value != 0 && (t.bits() == 32 || t.bits() == 64)) {
@@ -201,8 +228,7 @@ Ref<PrimExpr> try_fold(ObjectKind kind, const Ref<PrimExpr>& a, const Ref<PrimEx
       return nullptr;
     case ObjectKind::kFloorMod:
       if (!is_index_type(a->dtype) || !is_index_type(b->dtype)) return nullptr;
-      if (pa && pb && pb->value != 0)
-        return make<IntImm>(t, wrap_to(floormod64(pa->value, pb->value), t));
+      if (pa && pb && pb->value != 0) return fold_ints();
       if (pa && pa->value == 0) return a;
       if (pb && pb->value == 1) return zero_of(t);
       return nullptr;
@@ -248,10 +274,13 @@ Ref<PrimExpr> prim_cast(DataType t, Ref<PrimExpr> value, ir::Span span) {
   return cast;
 }
 
-Ref<PrimExpr> prim_arith(ObjectKind kind, Ref<PrimExpr> a, Ref<PrimExpr> b, ir::Span span) {
+Ref<PrimExpr> prim_arith(ObjectKind kind, Ref<PrimExpr> a, Ref<PrimExpr> b, ir::Span span,
+                         bool* overflow) {
   if (!a || !b) return nullptr;
   if (!match_types(a, b)) return nullptr;
-  if (Ref<PrimExpr> folded = try_fold(kind, a, b)) return folded;
+  bool overflowed = false;
+  if (Ref<PrimExpr> folded = try_fold(kind, a, b, &overflowed)) return folded;
+  if (overflow) *overflow = overflowed;
   auto node = make<BinaryOp>(kind, a->dtype, a, b);
   node->span = span;
   return node;
@@ -271,8 +300,14 @@ Ref<PrimExpr> prim_compare(ObjectKind kind, Ref<PrimExpr> a, Ref<PrimExpr> b, ir
   return binary(kind, std::move(a), std::move(b), span);
 }
 
-Ref<PrimExpr> prim_negate(Ref<PrimExpr> x, ir::Span span) {
-  if (auto imm = x.as_ptr<IntImm>()) return make<IntImm>(x->dtype, wrap_to(-imm->value, x->dtype));
+Ref<PrimExpr> prim_negate(Ref<PrimExpr> x, ir::Span span, bool* overflow) {
+  if (auto imm = x.as_ptr<IntImm>()) {
+    if (auto r = fold_int(ObjectKind::kSub, 0, imm->value, x->dtype))
+      return make<IntImm>(x->dtype, *r);
+    if (overflow) *overflow = true;
+    Ref<PrimExpr> minus_one = make<IntImm>(x->dtype.element_of(), -1);
+    return prim_arith(ObjectKind::kMul, std::move(x), std::move(minus_one), span);
+  }
   if (auto imm = x.as_ptr<FloatImm>()) return make<FloatImm>(x->dtype, -imm->value);
   Ref<PrimExpr> minus_one = x->dtype.is_floating()
                                 ? Ref<PrimExpr>(make<FloatImm>(x->dtype.element_of(), -1.0))

@@ -1,6 +1,7 @@
 // PrimExpr operators with TVM's semantics, as TVMScript's Python operators build them:
 // arithmetic matches operand dtypes (a literal takes the other side's type, narrower ints are
-// widened) and folds constants (`T.int64(8) * 2` is `T.int64(16)`, `x * 1` is `x`); comparisons
+// widened) and folds constants (`T.int64(8) * 2` is `T.int64(16)`, `x * 1` is `x`; a signed
+// result outside its dtype is not folded but reported to the caller); comparisons
 // and logic build plain nodes.
 #pragma once
 
@@ -20,7 +21,10 @@ Ref<PrimExpr> prim_cast(ir::DataType t, Ref<PrimExpr> value, ir::Span span = {})
 
 // Arithmetic with dtype matching and constant folding: kAdd, kSub, kMul, kDiv, kMod, kFloorDiv,
 // kFloorMod, kMin, kMax. Returns null when the operand types cannot be matched (e.g. a handle).
-Ref<PrimExpr> prim_arith(ir::ObjectKind kind, Ref<PrimExpr> a, Ref<PrimExpr> b, ir::Span span = {});
+// Two integer constants whose signed result leaves their dtype are not folded (never wrapped):
+// the node stays as written and `*overflow` is set, for the caller to report at the expression.
+Ref<PrimExpr> prim_arith(ir::ObjectKind kind, Ref<PrimExpr> a, Ref<PrimExpr> b, ir::Span span = {},
+                         bool* overflow = nullptr);
 
 // Comparison or logic node (kEQ..kGE, kAnd, kOr) without folding, broadcasting a scalar operand
 // to the other's lanes.
@@ -31,8 +35,9 @@ Ref<PrimExpr> prim_compare(ir::ObjectKind kind, Ref<PrimExpr> a, Ref<PrimExpr> b
 // when they cannot be matched.
 bool prim_match_types(Ref<PrimExpr>& a, Ref<PrimExpr>& b);
 
-// `-x` as TVM builds it: a negated immediate, or `x * -1`.
-Ref<PrimExpr> prim_negate(Ref<PrimExpr> x, ir::Span span = {});
+// `-x` as TVM builds it: a negated immediate, or `x * -1` (also for an immediate whose negation
+// leaves its dtype, which sets `*overflow`).
+Ref<PrimExpr> prim_negate(Ref<PrimExpr> x, ir::Span span = {}, bool* overflow = nullptr);
 
 // Bitwise operators as TIR intrinsic calls ("tir.bitwise_and", "tir.shift_left", ...).
 Ref<PrimExpr> prim_bitwise(std::string_view op, Ref<PrimExpr> a, Ref<PrimExpr> b,

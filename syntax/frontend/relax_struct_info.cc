@@ -3,6 +3,7 @@
 // vars, expressions in strings, TypeVars), with virtual devices looked up in the module.
 #include <cctype>
 
+#include "ir/parse_int.h"
 #include "syntax/frontend/prim_ops.h"
 #include "syntax/frontend/relax_frontend.h"
 
@@ -151,14 +152,18 @@ Ref<ir::VDevice> lookup_vdevice(Frontend& fe, const std::string& spec, ir::Span 
     kind = spec.substr(0, colon);
     std::string rest = spec.substr(colon + 1);
     if (size_t second = rest.find(':'); second != std::string::npos) rest = rest.substr(0, second);
-    if (rest.empty() || !std::all_of(rest.begin(), rest.end(), [](char c) {
-          return std::isdigit(static_cast<unsigned char>(c));
-        })) {
+    auto parsed = ir::parse_int64(rest);
+    if (!parsed || *parsed < 0) {
+      bool digits = !rest.empty() && std::all_of(rest.begin(), rest.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c));
+      });
       fe.error(codes::kVDevice, span,
-               "malformed virtual device \"" + spec + "\": expected \"kind\" or \"kind:index\"");
+               digits ? "virtual device index " + rest + " in \"" + spec + "\" is out of range"
+                      : "malformed virtual device \"" + spec +
+                            "\": expected \"kind\" or \"kind:index\"");
       return nullptr;
     }
-    index = std::stoll(rest);
+    index = *parsed;
   }
   auto devices = fe.module ? fe.module->vdevices() : std::vector<Ref<ir::VDevice>>{};
   int64_t seen = 0;

@@ -63,8 +63,30 @@ TEST_CASE("PrimExpr arithmetic matches dtypes and folds constants") {
   CHECK(as_const_int(prim_arith(ObjectKind::kFloorDiv, int64(-7), int64(2))) == -4);
   CHECK(as_const_int(prim_arith(ObjectKind::kFloorMod, int64(-7), int64(2))) == 1);
   CHECK(as_const_int(prim_arith(ObjectKind::kDiv, int64(-7), int64(2))) == -3);
-  // int32 arithmetic wraps like TVM's fold.
-  CHECK(as_const_int(prim_arith(ObjectKind::kAdd, int32(2147483647), int32(1))) == -2147483648LL);
+  // A signed result outside its dtype is not folded (TVM's fold wraps it) and is reported.
+  bool overflow = false;
+  auto wrapped = prim_arith(ObjectKind::kAdd, int32(2147483647), int32(1), {}, &overflow);
+  CHECK(overflow);
+  CHECK(wrapped->kind() == ObjectKind::kAdd);
+  CHECK_FALSE(as_const_int(wrapped));
+  overflow = false;
+  CHECK_FALSE(as_const_int(
+      prim_arith(ObjectKind::kMul, int64(4611686018427387904LL), int64(4), {}, &overflow)));
+  CHECK(overflow);
+  overflow = false;
+  CHECK_FALSE(
+      as_const_int(prim_arith(ObjectKind::kFloorDiv, int64(INT64_MIN), int64(-1), {}, &overflow)));
+  CHECK(overflow);
+  overflow = false;
+  CHECK_FALSE(as_const_int(prim_negate(int64(INT64_MIN), {}, &overflow)));
+  CHECK(overflow);
+  // In range, and unsigned arithmetic (which wraps, as the hardware does): folded, no report.
+  overflow = false;
+  CHECK(as_const_int(prim_arith(ObjectKind::kSub, int32(-2147483647), int32(1), {}, &overflow)) ==
+        -2147483648LL);
+  CHECK(as_const_int(prim_arith(ObjectKind::kAdd, make<IntImm>(DataType::UInt(8), 255),
+                                make<IntImm>(DataType::UInt(8), 1), {}, &overflow)) == 0);
+  CHECK_FALSE(overflow);
   // Negation of a variable is x * -1.
   auto neg = prim_negate(n);
   REQUIRE(neg->kind() == ObjectKind::kMul);

@@ -256,8 +256,9 @@ TEST_CASE("relax run of a model library alone: --random, --shape and its errors"
         "dimension `m` (they use n)\n");
   auto bad = run_command({kRelax, "run", so, "--random", "--shape", "n=five"});
   CHECK(bad.exit_code == 2);
-  CHECK(bad.err ==
-        "relax: error: --shape expects NAME=N with N a non-negative integer, not `n=five`\n");
+  CHECK(
+      bad.err ==
+      "relax: error: --shape expects NAME=N with N a non-negative decimal integer, not `n=five`\n");
   // The same checks on the .relax file; and on a function without symbolic dims.
   auto relax_file = run_command({kRelax, "run", golden("dynamic"), "--random", "--shape", "m=5"});
   CHECK(relax_file.err == unknown.err);

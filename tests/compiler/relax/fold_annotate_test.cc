@@ -34,13 +34,16 @@ ir::Ref<ir::IRModule> parse(const std::string& text) {
 
 ir::Ref<ir::IRModule> run(ir::Ref<ir::IRModule> module, const std::vector<Pass>& passes,
                           PassContext& ctx) {
-  ir::DiagnosticBag diags;
+  // The caller's bag when it gave one (to look at the warnings), else a local one.
+  ir::DiagnosticBag local;
+  ir::DiagnosticBag* outer = ctx.diags;
+  ir::DiagnosticBag& diags = outer ? *outer : local;
   ctx.diags = &diags;
   ctx.verify = true;
   for (const Pass& p : passes) module = run_pass(p, module, ctx);
   INFO((diags.items().empty() ? "" : diags.items()[0].message));
   REQUIRE_FALSE(diags.has_errors());
-  ctx.diags = nullptr;
+  ctx.diags = outer;
   return module;
 }
 
@@ -274,6 +277,19 @@ class Module:
       module, {bind_params_pass("main", {{"w", f32({2, 2}, {1, 2, 3, 4})}}), fold_constant_pass()},
       ctx);
   CHECK(bound_value(*limited, "main", "t").is<ir::Call>());
+
+  // A limit that is not a whole integer ("3x" once read as 3) is refused: W0775, the default.
+  PassContext bad;
+  ir::DiagnosticBag bad_diags;
+  bad.diags = &bad_diags;
+  bad.config.emplace("relax.FoldConstant.max_elements", std::string("3x"));
+  auto defaulted = run(
+      module, {bind_params_pass("main", {{"w", f32({2, 2}, {1, 2, 3, 4})}}), fold_constant_pass()},
+      bad);
+  CHECK(bound_value(*defaulted, "main", "t").is<ir::Constant>());
+  bool warned = false;
+  for (const auto& d : bad_diags.items()) warned |= d.code == "W0775";
+  CHECK(warned);
 }
 
 TEST_CASE("FoldConstant folds a legalized transpose of a weight") {
