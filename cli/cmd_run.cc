@@ -17,10 +17,10 @@
 #include "cli/file_kind.h"
 #include "cli/run_inputs.h"
 #include "compiler/build.h"
-#include "vm/dtype.h"
 #include "ir/parse_int.h"
 #include "ir/tir_visitor.h"
 #include "syntax/printer.h"
+#include "vm/dtype.h"
 #include "vm/runtime.h"
 #include "vm/shape_program.h"
 

@@ -337,8 +337,8 @@ TEST_CASE("catalogue: codes documented in Markdown") {
   // GitHub drops punctuation beyond ASCII too: an em dash leaves its two spaces.
   CHECK(analysis::heading_anchor("E0700 \xE2\x80\x94 a thread binding on a CPU target") ==
         "e0700--a-thread-binding-on-a-cpu-target");
-  CHECK(analysis::heading_anchor("Compiler diagnostics (E0700\xE2\x80\x93" "E0799)") ==
-        "compiler-diagnostics-e0700e0799");
+  CHECK(analysis::heading_anchor("Compiler diagnostics (E0700\xE2\x80\x93"
+                                 "E0799)") == "compiler-diagnostics-e0700e0799");
   CHECK(analysis::heading_anchor("`W1001` \xE2\x80\x94 *unused* [binding](x.md#y)") ==
         "w1001--unused-binding");
   // Letters beyond ASCII stay, in lower case.
