@@ -27,6 +27,23 @@ int64_t wrap_to(int64_t x, DataType t) {
   return x;
 }
 
+// Signed int64 arithmetic on two constants whose exact result does not fit int64 is not folded:
+// TVM computes it with C++ signed overflow (undefined; in practice a silent wrap), so the node is
+// kept and the value is computed where the kernel runs. Narrower integers wrap as TVM defines.
+bool int64_overflows(ObjectKind kind, DataType t, int64_t a, int64_t b) {
+  if (!t.is_int() || t.bits() != 64) return false;
+  int64_t r = 0;
+  if (kind == ObjectKind::kAdd) return __builtin_add_overflow(a, b, &r);
+  if (kind == ObjectKind::kSub) return __builtin_sub_overflow(a, b, &r);
+  if (kind == ObjectKind::kMul) return __builtin_mul_overflow(a, b, &r);
+  return false;
+}
+
+// INT64_MIN / -1 (and % -1) traps on x86; such a division is never folded.
+bool division_traps(const IntImm* a, const IntImm* b) {
+  return b->value == 0 || (b->value == -1 && a->value == std::numeric_limits<int64_t>::min());
+}
+
 double fold_float(DataType t, double exact32, double exact64) {
   if (t.bits() == 32) return static_cast<double>(static_cast<float>(exact32));
   return exact64;
@@ -113,7 +130,7 @@ Ref<PrimExpr> try_fold(ObjectKind kind, const Ref<PrimExpr>& a, const Ref<PrimEx
   DataType t = a->dtype;
   switch (kind) {
     case ObjectKind::kAdd:
-      if (pa && pb)
+      if (pa && pb && !int64_overflows(kind, t, pa->value, pb->value))
         return make<IntImm>(t, wrap_to(static_cast<int64_t>(static_cast<uint64_t>(pa->value) +
                                                             static_cast<uint64_t>(pb->value)),
                                        t));
@@ -128,7 +145,7 @@ Ref<PrimExpr> try_fold(ObjectKind kind, const Ref<PrimExpr>& a, const Ref<PrimEx
       if (fb && fb->value == 0) return a;
       return nullptr;
     case ObjectKind::kSub:
-      if (pa && pb)
+      if (pa && pb && !int64_overflows(kind, t, pa->value, pb->value))
         return make<IntImm>(t, wrap_to(static_cast<int64_t>(static_cast<uint64_t>(pa->value) -
                                                             static_cast<uint64_t>(pb->value)),
                                        t));
@@ -141,7 +158,7 @@ Ref<PrimExpr> try_fold(ObjectKind kind, const Ref<PrimExpr>& a, const Ref<PrimEx
       if (fb && fb->value == 0) return a;
       return nullptr;
     case ObjectKind::kMul:
-      if (pa && pb)
+      if (pa && pb && !int64_overflows(kind, t, pa->value, pb->value))
         return make<IntImm>(t, wrap_to(static_cast<int64_t>(static_cast<uint64_t>(pa->value) *
                                                             static_cast<uint64_t>(pb->value)),
                                        t));
@@ -168,7 +185,8 @@ Ref<PrimExpr> try_fold(ObjectKind kind, const Ref<PrimExpr>& a, const Ref<PrimEx
       }
       return nullptr;
     case ObjectKind::kDiv:
-      if (pa && pb && pb->value != 0) return make<IntImm>(t, wrap_to(pa->value / pb->value, t));
+      if (pa && pb && !division_traps(pa, pb))
+        return make<IntImm>(t, wrap_to(pa->value / pb->value, t));
       if (pa && pa->value == 0) return a;
       if (pb && pb->value == 1) return a;
       if (fa && fb && fb->value != 0 && (t.bits() == 32 || t.bits() == 64)) {
@@ -181,12 +199,13 @@ Ref<PrimExpr> try_fold(ObjectKind kind, const Ref<PrimExpr>& a, const Ref<PrimEx
       return nullptr;
     case ObjectKind::kMod:
       if (!is_index_type(a->dtype) || !is_index_type(b->dtype)) return nullptr;
-      if (pa && pb && pb->value != 0) return make<IntImm>(t, wrap_to(pa->value % pb->value, t));
+      if (pa && pb && !division_traps(pa, pb))
+        return make<IntImm>(t, wrap_to(pa->value % pb->value, t));
       if (pa && pa->value == 0) return a;
       if (pb && pb->value == 1) return zero_of(t);
       return nullptr;
     case ObjectKind::kFloorDiv:
-      if (pa && pb && pb->value != 0)
+      if (pa && pb && !division_traps(pa, pb))
         return make<IntImm>(t, wrap_to(floordiv64(pa->value, pb->value), t));
       if (pa && pa->value == 0) return a;
       if (pb && pb->value == 1) return a;
@@ -201,7 +220,7 @@ Ref<PrimExpr> try_fold(ObjectKind kind, const Ref<PrimExpr>& a, const Ref<PrimEx
       return nullptr;
     case ObjectKind::kFloorMod:
       if (!is_index_type(a->dtype) || !is_index_type(b->dtype)) return nullptr;
-      if (pa && pb && pb->value != 0)
+      if (pa && pb && !division_traps(pa, pb))
         return make<IntImm>(t, wrap_to(floormod64(pa->value, pb->value), t));
       if (pa && pa->value == 0) return a;
       if (pb && pb->value == 1) return zero_of(t);
@@ -272,7 +291,11 @@ Ref<PrimExpr> prim_compare(ObjectKind kind, Ref<PrimExpr> a, Ref<PrimExpr> b, ir
 }
 
 Ref<PrimExpr> prim_negate(Ref<PrimExpr> x, ir::Span span) {
-  if (auto imm = x.as_ptr<IntImm>()) return make<IntImm>(x->dtype, wrap_to(-imm->value, x->dtype));
+  if (auto imm = x.as_ptr<IntImm>()) {
+    // Two's complement negation (INT64_MIN stays itself, as in TVM) without C++ overflow.
+    int64_t negated = static_cast<int64_t>(uint64_t{0} - static_cast<uint64_t>(imm->value));
+    return make<IntImm>(x->dtype, wrap_to(negated, x->dtype));
+  }
   if (auto imm = x.as_ptr<FloatImm>()) return make<FloatImm>(x->dtype, -imm->value);
   Ref<PrimExpr> minus_one = x->dtype.is_floating()
                                 ? Ref<PrimExpr>(make<FloatImm>(x->dtype.element_of(), -1.0))

@@ -2,6 +2,9 @@
 // PrimExpr operator semantics (dtype matching, folding), string decoding, syntax errors.
 #include <catch2/catch.hpp>
 
+#include <limits>
+#include <tuple>
+
 #include "ir/source.h"
 #include "syntax/frontend.h"
 #include "syntax/frontend/literals.h"
@@ -65,6 +68,24 @@ TEST_CASE("PrimExpr arithmetic matches dtypes and folds constants") {
   CHECK(as_const_int(prim_arith(ObjectKind::kDiv, int64(-7), int64(2))) == -3);
   // int32 arithmetic wraps like TVM's fold.
   CHECK(as_const_int(prim_arith(ObjectKind::kAdd, int32(2147483647), int32(1))) == -2147483648LL);
+  // int64 results past int64 (C++ overflow in TVM's fold) and divisions that trap stay nodes.
+  const int64_t kMax = std::numeric_limits<int64_t>::max(), kMin = -kMax - 1;
+  for (auto [kind, a, b] : {std::tuple{ObjectKind::kAdd, kMax, int64_t{1}},
+                            std::tuple{ObjectKind::kSub, kMin, int64_t{1}},
+                            std::tuple{ObjectKind::kMul, int64_t{1} << 62, int64_t{4}},
+                            std::tuple{ObjectKind::kDiv, kMin, int64_t{-1}},
+                            std::tuple{ObjectKind::kMod, kMin, int64_t{-1}},
+                            std::tuple{ObjectKind::kFloorDiv, kMin, int64_t{-1}},
+                            std::tuple{ObjectKind::kFloorMod, kMin, int64_t{-1}},
+                            std::tuple{ObjectKind::kFloorDiv, int64_t{5}, int64_t{0}}}) {
+    CAPTURE(kind_name(kind), a, b);
+    auto e = prim_arith(kind, int64(a), int64(b));
+    CHECK(e->kind() == kind);
+    CHECK_FALSE(as_const_int(e));
+  }
+  CHECK(as_const_int(prim_arith(ObjectKind::kAdd, int64(kMax - 1), int64(1))) == kMax);
+  CHECK(as_const_int(prim_arith(ObjectKind::kFloorDiv, int64(kMin + 1), int64(-1))) == kMax);
+  CHECK(as_const_int(prim_negate(int64(kMin))) == kMin);  // as TVM, without C++ overflow
   // Negation of a variable is x * -1.
   auto neg = prim_negate(n);
   REQUIRE(neg->kind() == ObjectKind::kMul);
