@@ -6,6 +6,7 @@
 //   earlier dimension
 #include <algorithm>
 #include <cctype>
+#include <limits>
 #include <vector>
 
 #include "vm/builtins_internal.h"
@@ -202,19 +203,23 @@ void shape_compute(VirtualMachine&, ArgList args, Value*) {
     stack.pop_back();
     int64_t a = stack.back();
     int64_t r = 0;
-    if ((code == 5 || code == 6 || code == 9 || code == 10) && b == 0) {
-      throw_error("division by zero in a symbolic shape expression");
+    bool division = code == 5 || code == 6 || code == 9 || code == 10;
+    if (division && b == 0) throw_error("division by zero in a symbolic shape expression");
+    // A size past int64 must stop the call, not wrap around to a small (or negative) size.
+    bool overflow = (division && b == -1 && a == std::numeric_limits<int64_t>::min()) ||
+                    (code == 2 && __builtin_add_overflow(a, b, &r)) ||
+                    (code == 3 && __builtin_sub_overflow(a, b, &r)) ||
+                    (code == 4 && __builtin_mul_overflow(a, b, &r));
+    if (overflow) {
+      throw_error("a symbolic shape expression overflows int64 (" + std::to_string(a) +
+                  (code == 2 ? " + " : code == 3 ? " - " : code == 4 ? " * " : " / ") +
+                  std::to_string(b) + ")");
     }
     switch (code) {
       case 2:
-        r = a + b;
-        break;
       case 3:
-        r = a - b;
-        break;
       case 4:
-        r = a * b;
-        break;
+        break;  // computed above
       case 5:
         r = a / b - ((a % b != 0 && ((a < 0) != (b < 0))) ? 1 : 0);
         break;

@@ -130,16 +130,14 @@ class Folder : public ExprMutator {
         auto t = o.as<TensorStructInfo>();
         auto dims = known_dims(o);
         if (!t || !dims || t->is_unknown_dtype()) return nullptr;
+        // Counted (overflow-checked) before anything is allocated: a huge output is left alone.
+        auto elements = static_elements(*dims);
+        if (!elements || *elements > max_elements_ - total) return nullptr;
+        total += *elements;
         std::vector<int64_t> shape;
-        for (const auto& d : *dims) {
-          auto imm = d.as_ptr<tir::IntImm>();
-          if (!imm) return nullptr;
-          shape.push_back(imm->value);
-        }
+        for (const auto& d : *dims) shape.push_back(d.as_ptr<tir::IntImm>()->value);
         outputs.emplace_back(t->dtype, shape);
-        total += outputs.back().size();
       }
-      if (total > max_elements_) return nullptr;
       if (func.params.size() != inputs.size() + outputs.size()) return nullptr;
       std::vector<tir_eval::Arg> call_args;
       for (auto& a : inputs) call_args.emplace_back(&a);
