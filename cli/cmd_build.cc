@@ -21,6 +21,7 @@ Runner add_build_command(CLI::App& app) {
     std::vector<std::string> print_before;
     std::vector<std::string> print_after;
     bool time_passes = false;
+    bool bounds_check = false;
     std::string target = "llvm";
     int opt_level = 2;
     std::string params;
@@ -51,6 +52,7 @@ Runner add_build_command(CLI::App& app) {
       ->allow_extra_args(false);
   cmd->add_flag("--time-passes", o->time_passes, "Print the time each pass took (stderr)");
   cmd->add_option("--target", o->target, "Target: llvm (default), llvm -mcpu=..., cuda");
+  add_bounds_check_flag(cmd, o->bounds_check);
   cmd->add_option(
       "--params", o->params,
       "Bind the tensors of a .safetensors file to the parameters of those names of --func, "
@@ -69,11 +71,8 @@ Runner add_build_command(CLI::App& app) {
       "build, 2 usage or I/O errors.");
   return [o]() -> int {
     std::string error;
-    auto target = compiler::Target::parse(o->target, &error);
-    if (!target) {
-      print_error(error);
-      return kExitUsage;
-    }
+    auto target = parse_target_option(o->target);
+    if (!target) return kExitUsage;
     if (int rc = prepare_pipeline_options(o->pipeline); rc != kExitOk) return rc;
     auto pipeline = custom_pipeline(*target, o->pipeline);
     if (!pipeline) return kExitUsage;
@@ -108,6 +107,7 @@ Runner add_build_command(CLI::App& app) {
     ctx.verify = o->verify;
     ctx.opt_level = o->opt_level;
     ctx.log = &std::cout;
+    apply_bounds_check(o->bounds_check, ctx);
     bool want_library = o->output.size() > 3 && o->output.ends_with(".so");
     compiler::BuildOptions options;
     // Kernels are compiled by `relax run` (JIT) or by the library writer (-o model.so).

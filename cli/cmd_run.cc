@@ -1,6 +1,7 @@
 // `relax run`: build a .relax file (or load a model library), bind inputs and weights, run a
 // function on the VM, print and write the result.
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <iostream>
 #include <map>
@@ -171,6 +172,7 @@ Runner add_run_command(CLI::App& app) {
     std::vector<std::string> load;
     std::string target = "llvm";
     unsigned seed = 0;
+    bool bounds_check = false;
   };
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
@@ -200,6 +202,7 @@ Runner add_run_command(CLI::App& app) {
       ->allow_extra_args(false);
   cmd->add_option("--target", o->target, "Target (default llvm: the host CPU)");
   cmd->add_option("--seed", o->seed, "Seed of --random (default 0)");
+  add_bounds_check_flag(cmd, o->bounds_check);
   cmd->footer(
       "Exit codes: 0 ok, 1 errors in the input, the build or the run, 2 usage or I/O errors.");
   return [o]() -> int {
@@ -215,6 +218,12 @@ Runner add_run_command(CLI::App& app) {
     }
     std::optional<vm::Module> model;
     if (o->input.ends_with(".so")) {
+      if (o->bounds_check) {
+        print_error(
+            "--bounds-check applies when kernels are compiled; build the model with "
+            "`relax build --bounds-check` instead");
+        return kExitUsage;
+      }
       vm::ModuleOptions mo;
       mo.libraries = o->load;
       auto loaded = vm::Module::load(o->input, mo);
@@ -224,12 +233,8 @@ Runner add_run_command(CLI::App& app) {
       }
       model.emplace(std::move(*loaded));
     } else {
-      std::string error;
-      auto target = compiler::Target::parse(o->target, &error);
-      if (!target) {
-        print_error(error);
-        return kExitUsage;
-      }
+      auto target = parse_target_option(o->target);
+      if (!target) return kExitUsage;
       int load_exit = kExitOk;
       auto module = load_relax_module(o->input, load_exit);
       if (!module) return load_exit;
@@ -239,6 +244,7 @@ Runner add_run_command(CLI::App& app) {
         return kExitInputErrors;
       }
       compiler::PassContext ctx;
+      apply_bounds_check(o->bounds_check, ctx);
       auto result = compiler::build(module, *target, ctx);
       print_diagnostics(ctx.diagnostics());
       if (!result.ok()) return kExitInputErrors;
@@ -300,7 +306,15 @@ Runner add_run_command(CLI::App& app) {
         print_error("--shape expects NAME=N, not `" + s + "`");
         return kExitUsage;
       }
-      sizes[s.substr(0, eq)] = std::stoll(s.substr(eq + 1));
+      std::string_view text = std::string_view(s).substr(eq + 1);
+      int64_t n = 0;
+      auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+      if (text.empty() || ec != std::errc() || end != text.data() + text.size() || n < 0) {
+        print_error("--shape " + s.substr(0, eq) + "=N takes a whole number N >= 0, not `" +
+                    std::string(text) + "`");
+        return kExitUsage;
+      }
+      sizes[s.substr(0, eq)] = n;
     }
     std::mt19937 rng(o->seed);
     std::vector<vm::Value> args;

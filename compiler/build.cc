@@ -4,6 +4,7 @@
 #include "compiler/codegen/llvm/llvm_codegen.h"
 #include "compiler/codegen/vm/vm_codegen.h"
 #include "compiler/pipeline.h"
+#include "compiler/tir/lower.h"
 
 namespace relax::compiler {
 
@@ -61,6 +62,9 @@ BuildResult build(ir::Ref<ir::IRModule> module, const Target& target, PassContex
   };
   ir::Ref<ir::IRModule> lowered =
       run_pass(options.pipeline ? *options.pipeline : default_pipeline(target), module, ctx);
+  // Bounds checks go in last, after every pass that changes prim_funcs (--bounds-check).
+  if (lowered && tir::bounds_check_enabled(ctx))
+    lowered = run_pass(tir::instrument_bound_checkers_pass(target), lowered, ctx);
   if (!lowered || count_errors() > errors_before) {
     diags.error("E0791", ir::Span::unknown(),
                 "the build pipeline reported errors; no executable was produced");

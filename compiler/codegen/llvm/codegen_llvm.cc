@@ -64,6 +64,20 @@ std::string printf_escape(const std::string& s) {
   return out;
 }
 
+// The x of a range check `lo <= x and x < n`, or `x < n` alone (`n > x` too) on a scalar
+// integer: the forms InstrumentBoundCheckers asserts (Simplify drops a proven lower bound), whose
+// failure message then reports x's value. Null for any other condition.
+Ref<PrimExpr> range_checked_value(const Ref<PrimExpr>& cond) {
+  auto upper = cond.as<BinaryOp>();
+  if (upper && upper->kind() == ObjectKind::kAnd) upper = upper->b.as<BinaryOp>();
+  if (!upper) return nullptr;
+  Ref<PrimExpr> x;
+  if (upper->kind() == ObjectKind::kLT) x = upper->a;
+  if (upper->kind() == ObjectKind::kGT) x = upper->b;
+  if (!x || !x->dtype.is_scalar() || !(x->dtype.is_int() || x->dtype.is_uint())) return nullptr;
+  return x;
+}
+
 // The layouts of the C structures the kernel reads (kernel_abi.h, dlpack.h).
 struct AbiTypes {
   llvm::StructType* arg;       // relax_arg: {union (8 bytes), i32 kind}
@@ -1056,7 +1070,13 @@ class KernelBuilder {
         std::string message = "kernel `" + name_ + "`: assertion failed";
         if (auto text = a->message.as<StringImm>())
           message = "kernel `" + name_ + "`: " + text->value;
-        check(emit_expr(a->condition), printf_escape(message));
+        // A range check (InstrumentBoundCheckers' `lo <= x and x < n`) also reports x's value.
+        if (auto x = range_checked_value(a->condition)) {
+          llvm::Value* value = to_i64(emit_expr(x), x->dtype);
+          check(emit_expr(a->condition), printf_escape(message) + " (it is %lld)", {value});
+        } else {
+          check(emit_expr(a->condition), printf_escape(message));
+        }
         emit_stmt(a->body);
         return;
       }

@@ -16,6 +16,7 @@
 #include "compiler/build.h"
 #include "compiler/relax/bind_params.h"
 #include "syntax/frontend.h"
+#include "tests/compiler/vm_test_util.h"
 #include "tests/support/test_util.h"
 #include "vm/runtime.h"
 
@@ -32,6 +33,7 @@ vm::Module build_example(const std::string& file) {
   analysis::normalize_module(*parsed.module, diags);
   REQUIRE_FALSE(diags.has_errors());
   PassContext ctx;
+  test::enable_bounds_check(ctx);
   auto result = build(parsed.module, Target::host(), ctx);
   std::string errors;
   for (const auto& d : ctx.diagnostics().items())
@@ -162,6 +164,7 @@ TEST_CASE("e2e: the SimpleCNN with its weights bound from a .safetensors file") 
   REQUIRE(parsed.module);
   analysis::normalize_module(*parsed.module, diags);
   PassContext ctx;
+  test::enable_bounds_check(ctx);
   auto module = run_pass(relax_passes::bind_params_pass("main", params), parsed.module, ctx);
   auto result = build(module, Target::host(), ctx);
   REQUIRE(result.ok());
@@ -211,6 +214,7 @@ TEST_CASE("e2e: matmul with the default schedule matches a C++ loop") {
   analysis::normalize_module(*parsed.module, diags);
   REQUIRE_FALSE(diags.has_errors());
   PassContext ctx;
+  test::enable_bounds_check(ctx);
   auto result = build(parsed.module, Target::host(), ctx);
   REQUIRE(result.ok());
   auto m = vm::Module::from_parts(result.executable, result.kernels);
@@ -251,6 +255,7 @@ class Module:
   analysis::normalize_module(*parsed.module, diags);
   REQUIRE_FALSE(diags.has_errors());
   PassContext ctx;
+  test::enable_bounds_check(ctx);
   auto result = build(parsed.module, Target::host(), ctx);
   std::string errors;
   for (const auto& d : ctx.diagnostics().items())
