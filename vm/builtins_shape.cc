@@ -211,8 +211,10 @@ void shape_compute(VirtualMachine&, ArgList args, Value*) {
                     (code == 3 && __builtin_sub_overflow(a, b, &r)) ||
                     (code == 4 && __builtin_mul_overflow(a, b, &r));
     if (overflow) {
-      throw_error("a symbolic shape expression overflows int64 (" + std::to_string(a) +
-                  (code == 2 ? " + " : code == 3 ? " - " : code == 4 ? " * " : " / ") +
+      const char* op = code == 2 ? " + " : code == 3 ? " - " : code == 4 ? " * " : " // ";
+      if (code == 9) op = " / ";
+      if (code == 6 || code == 10) op = " % ";
+      throw_error("a symbolic shape expression overflows int64 (" + std::to_string(a) + op +
                   std::to_string(b) + ")");
     }
     switch (code) {

@@ -178,8 +178,8 @@ TEST_CASE("shape_compute fails on int64 overflow instead of wrapping", "[vm][sha
   auto i = [&](int64_t v) { return b.int_arg(v); };
   const int64_t kMin = std::numeric_limits<int64_t>::min();
   // f(n) = op(n, k) for each (op code, k).
-  std::vector<std::pair<int64_t, int64_t>> ops = {{4, int64_t{1} << 62}, {2, INT64_MAX},
-                                                  {3, INT64_MAX}, {5, -1}, {9, -1}, {6, -1}};
+  std::vector<std::pair<int64_t, int64_t>> ops = {
+      {4, int64_t{1} << 62}, {2, INT64_MAX}, {3, INT64_MAX}, {5, -1}, {9, -1}, {6, -1}};
   for (size_t k = 0; k < ops.size(); ++k) {
     std::string name = "f" + std::to_string(k);
     b.declare_function(name, {"n"});
@@ -188,8 +188,8 @@ TEST_CASE("shape_compute fails on int64 overflow instead of wrapping", "[vm][sha
     b.emit_call("vm.builtin.alloc_shape_heap", {Arg::context(), i(2)}, heap);
     b.emit_call("vm.builtin.match_prim_value",
                 {Arg::reg(0), Arg::reg(heap), i(1), i(0), b.string_arg("argument `n`")});
-    b.emit_call("vm.builtin.shape_compute", {Arg::reg(heap), i(1), i(1), i(0), i(0),
-                                             i(ops[k].second), i(ops[k].first), i(0)});
+    b.emit_call("vm.builtin.shape_compute",
+                {Arg::reg(heap), i(1), i(1), i(0), i(0), i(ops[k].second), i(ops[k].first), i(0)});
     b.emit_call("vm.builtin.make_prim_value", {Arg::reg(heap), i(1), i(1)}, out);
     b.emit_ret(out);
     b.end_function();
