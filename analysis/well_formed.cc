@@ -30,6 +30,10 @@
 //   E0421  TIR: a variable used where nothing defines it (loop, block, let, thread variables)
 //   E0422  TIR: a block with iteration variables uses a loop variable of an enclosing loop
 //          directly (it must reach the block through the block's iteration bindings)
+//   E0423  TIR: a buffer index provably outside the buffer's shape for some iteration that runs
+//          (tir_bounds.cc, which also checks E0424)
+//   E0424  TIR: a block iteration variable with a negative domain extent, or bound to a value
+//          provably outside its domain for some iteration that runs
 #include "analysis/well_formed.h"
 
 #include <cstdint>
@@ -42,6 +46,7 @@
 #include "analysis/ops/infer_context.h"
 #include "analysis/ops/op_registry.h"
 #include "analysis/struct_info.h"
+#include "analysis/tir_bounds.h"
 #include "analysis/use_span.h"
 #include "ir/structural_equal.h"
 #include "ir/tir_visitor.h"
@@ -943,8 +948,10 @@ void check_well_formed(const ir::IRModule& module, ir::DiagnosticBag& diags,
   checker.run();
   for (const auto& member : module.functions) {
     if (auto pf = member.func.as_ptr<ir::tir::PrimFunc>()) {
-      TirChecker tir(member.gvar ? member.gvar->name : "", diags);
+      std::string name = member.gvar ? member.gvar->name : "";
+      TirChecker tir(name, diags);
       tir.check(*pf);
+      check_tir_bounds(*pf, name, diags);
     }
   }
 }

@@ -7,8 +7,10 @@
 #include "analysis/well_formed.h"
 #include "cli/common.h"
 #include "cli/file_kind.h"
+#include "compiler/codegen/llvm/llvm_codegen.h"
 #include "compiler/pass.h"
 #include "compiler/relax/bind_params.h"
+#include "compiler/tir/lower.h"
 #include "ir/suggest.h"
 #include "syntax/frontend.h"
 
@@ -36,6 +38,27 @@ ir::Ref<ir::IRModule> load_relax_module(const std::string& path, int& exit_code)
   print_diagnostics(diags);
   if (diags.has_errors()) return nullptr;
   return result.module;
+}
+
+std::optional<compiler::Target> parse_target_option(const std::string& text) {
+  std::string error;
+  auto target = compiler::Target::parse(text, &error);
+  if (target) error = compiler::codegen::check_target(*target);
+  if (!error.empty()) {
+    print_error("--target `" + text + "`: " + error);
+    return std::nullopt;
+  }
+  return target;
+}
+
+void add_bounds_check_flag(CLI::App* cmd, bool& flag) {
+  cmd->add_flag("--bounds-check", flag,
+                "Compile kernels that check every buffer index against the buffer's shape at run "
+                "time and fail with an error naming the kernel, buffer and index (slower)");
+}
+
+void apply_bounds_check(bool flag, compiler::PassContext& ctx) {
+  if (flag) compiler::tir::set_bounds_check(ctx, true);
 }
 
 int bind_model_params(vm::Module& model, const std::string& path, const std::string& func,

@@ -2,6 +2,8 @@
 // does (front end, normalize, well-formedness), bind weights to a loaded model.
 #pragma once
 
+#include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,16 @@ namespace relax::cli {
 // A file that is not text (a model library, an executable, an array) is a usage error naming
 // what it is.
 ir::Ref<ir::IRModule> load_relax_module(const std::string& path, int& exit_code);
+
+// The target of a --target option, checked against what LLVM can compile for (an unknown CPU,
+// feature or triple, with close matches); nullopt after printing why (a usage error, exit 2).
+std::optional<compiler::Target> parse_target_option(const std::string& text);
+
+// --bounds-check of `relax build` and `relax run`: compiled kernels check every buffer index
+// against its buffer's shape and fail with a message naming the kernel, buffer and index
+// (PassContext config tir.instrument_bound_checkers).
+void add_bounds_check_flag(CLI::App* cmd, bool& flag);
+void apply_bounds_check(bool flag, compiler::PassContext& ctx);
 
 // Binds the tensors of the .safetensors file `path` to the parameters of `func` of a loaded
 // model by the names BindParams matches (compiler/relax/bind_params.h: the same name, else dots

@@ -42,6 +42,7 @@ Runner add_build_command(CLI::App& app) {
     std::vector<std::string> print_before;
     std::vector<std::string> print_after;
     bool time_passes = false;
+    bool bounds_check = false;
     std::string target = "llvm";
     int opt_level = 2;
     std::string params;
@@ -75,6 +76,7 @@ Runner add_build_command(CLI::App& app) {
   cmd->add_flag("--time-passes", o->time_passes,
                 "Print the time of each pass and code generation step (stderr)");
   cmd->add_option("--target", o->target, "Target: llvm (default), llvm -mcpu=..., cuda");
+  add_bounds_check_flag(cmd, o->bounds_check);
   cmd->add_option(
       "--params", o->params,
       "Bind the tensors of a .safetensors file to the parameters of those names of --func, "
@@ -96,11 +98,8 @@ Runner add_build_command(CLI::App& app) {
   return [o]() -> int {
     auto started = std::chrono::steady_clock::now();
     std::string error;
-    auto target = compiler::Target::parse(o->target, &error);
-    if (!target) {
-      print_error(error);
-      return kExitUsage;
-    }
+    auto target = parse_target_option(o->target);
+    if (!target) return kExitUsage;
     if (int rc = prepare_pipeline_options(o->pipeline); rc != kExitOk) return rc;
     auto pipeline = custom_pipeline(*target, o->pipeline);
     if (!pipeline) return kExitUsage;
@@ -138,6 +137,7 @@ Runner add_build_command(CLI::App& app) {
     ctx.opt_level = o->opt_level;
     // The IR between passes goes where LLVM's tools print it (and `relax opt` does): stderr.
     ctx.log = &std::cerr;
+    apply_bounds_check(o->bounds_check, ctx);
     compiler::Timings* timings = o->time_passes ? &ctx.timings() : nullptr;
     compiler::BuildOptions options;
     // Kernels are compiled by `relax run` (JIT) or by the library writer.

@@ -3,6 +3,7 @@
 // first when timing with --repeat), print the result and timing as text or one JSON object, and
 // write the result.
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <iostream>
@@ -186,6 +187,7 @@ Runner add_run_command(CLI::App& app) {
     std::vector<std::string> load;
     std::string target = "llvm";
     unsigned seed = 0;
+    bool bounds_check = false;
   };
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
@@ -222,6 +224,7 @@ Runner add_run_command(CLI::App& app) {
       ->allow_extra_args(false);
   cmd->add_option("--target", o->target, "Target (default llvm: the host CPU)");
   cmd->add_option("--seed", o->seed, "Seed of --random (default 0)")->transform(whole_integer());
+  add_bounds_check_flag(cmd, o->bounds_check);
   cmd->footer(
       "Exit codes: 0 ok, 1 errors in the input, the build or the run, 2 usage or I/O errors.");
   return [o, repeat]() -> int {
@@ -238,6 +241,12 @@ Runner add_run_command(CLI::App& app) {
     if (!kind) return kExitUsage;
     std::optional<vm::Module> model;
     if (*kind == FileKind::kSharedLibrary) {
+      if (o->bounds_check) {
+        print_error(
+            "--bounds-check applies when kernels are compiled; build the model with "
+            "`relax build --bounds-check` instead");
+        return kExitUsage;
+      }
       vm::ModuleOptions mo;
       mo.libraries = o->load;
       auto loaded = vm::Module::load(o->input, mo);
@@ -268,17 +277,14 @@ Runner add_run_command(CLI::App& app) {
       }
       model.emplace(std::move(*m));
     } else if (*kind == FileKind::kText) {
-      std::string error;
-      auto target = compiler::Target::parse(o->target, &error);
-      if (!target) {
-        print_error(error);
-        return kExitUsage;
-      }
+      auto target = parse_target_option(o->target);
+      if (!target) return kExitUsage;
       int load_exit = kExitOk;
       auto module = load_relax_module(o->input, load_exit);
       if (!module) return load_exit;
       if (!check_relax_function(*module, o->func)) return kExitInputErrors;
       compiler::PassContext ctx;
+      apply_bounds_check(o->bounds_check, ctx);
       auto result = compiler::build(module, *target, ctx);
       print_diagnostics(ctx.diagnostics());
       if (!result.ok()) return kExitInputErrors;

@@ -96,6 +96,9 @@ BuildResult build(ir::Ref<ir::IRModule> module, const Target& target, PassContex
   if (count_errors() > errors_before) return result;
   ir::Ref<ir::IRModule> lowered =
       run_pass(options.pipeline ? *options.pipeline : default_pipeline(target), module, ctx);
+  // Bounds checks go in last, after every pass that changes prim_funcs (--bounds-check).
+  if (lowered && tir::bounds_check_enabled(ctx))
+    lowered = run_pass(tir::instrument_bound_checkers_pass(target), lowered, ctx);
   if (!lowered || count_errors() > errors_before) {
     diags.error("E0791", ir::Span::unknown(),
                 "the build pipeline reported errors; no executable was produced");

@@ -76,9 +76,10 @@ struct BuildResult {
 };
 
 // Runs the default pipeline for `target` with `ctx` (instruments, opt level, diagnostics),
-// then VM codegen and the kernel compiler. Errors are reported in ctx.diagnostics():
-// E0788 the input uses a value after its kill (checked first), E0790 no kernel compiler is
-// available for a module that has prim_funcs, E0791 the pipeline reported errors.
+// then tir.InstrumentBoundCheckers when ctx.config sets "tir.instrument_bound_checkers"
+// (--bounds-check), then VM codegen and the kernel compiler. Errors are reported in
+// ctx.diagnostics(): E0788 the input uses a value after its kill (checked first), E0790 no kernel
+// compiler is available for a module that has prim_funcs, E0791 the pipeline reported errors.
 BuildResult build(ir::Ref<ir::IRModule> module, const Target& target, PassContext& ctx,
                   const BuildOptions& options = {});
 

@@ -14,6 +14,7 @@
 
 #include "compiler/legalize/legalize.h"
 #include "compiler/relax/passes.h"
+#include "compiler/tir/lower.h"
 #include "compiler/tir/schedule/schedule.h"
 #include "compiler/tir/schedule/schedule_file.h"
 
@@ -28,6 +29,7 @@ void register_default_passes() {
   PassRegistry::global().add(tir::default_cpu_schedule_pass(Target::host()));
   // A placeholder, so that the name is known; `--schedule FILE` replaces it with the file's.
   PassRegistry::global().add(tir::apply_schedule_pass(nullptr));
+  PassRegistry::global().add(tir::instrument_bound_checkers_pass(Target::host()));
 }
 
 Pass default_pipeline(const Target& target) {

@@ -1,6 +1,8 @@
 // Target parsing and printing.
 #include "compiler/target.h"
 
+#include <charconv>
+#include <limits>
 #include <sstream>
 #include <vector>
 
@@ -9,6 +11,21 @@ namespace relax::compiler {
 Target Target::host() {
   return Target{};
 }
+
+namespace {
+
+// `text` as a whole decimal integer in [lo, hi]; nullopt for anything else (`8x`, ``, `1e3`, a
+// value past the range).
+std::optional<int> parse_whole_int(const std::string& text, int lo, int hi) {
+  int value = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (text.empty() || ec != std::errc() || ptr != end || value < lo || value > hi)
+    return std::nullopt;
+  return value;
+}
+
+}  // namespace
 
 std::optional<Target> Target::parse(const std::string& text, std::string* error) {
   std::istringstream in(text);
@@ -41,11 +58,19 @@ std::optional<Target> Target::parse(const std::string& text, std::string* error)
       t.mattr = value;
     else if (key == "arch")
       t.arch = value;
-    else if (key == "num-threads")
-      t.num_threads = std::atoi(value.c_str());
-    else if (key == "vector-bits")
-      t.vector_bits = std::atoi(value.c_str());
-    else
+    else if (key == "num-threads") {
+      // 0 keeps the runtime's default; the bound keeps thread counts small integers.
+      auto n = parse_whole_int(value, 0, 1 << 16);
+      if (!n) return fail("-num-threads takes a whole number from 0 to 65536, not '" + value + "'");
+      t.num_threads = *n;
+    } else if (key == "vector-bits") {
+      // 0 keeps the CPU's width; a vector register is a power of two of bits (SVE's longest has
+      // 2048).
+      auto n = parse_whole_int(value, 0, 4096);
+      if (!n || (*n != 0 && (*n < 8 || (*n & (*n - 1)) != 0)))
+        return fail("-vector-bits takes 0 or a power of two from 8 to 4096, not '" + value + "'");
+      t.vector_bits = *n;
+    } else
       return fail("unknown target option '-" + key + "'");
   }
   return t;

@@ -9,6 +9,7 @@ list(APPEND RELAX_COMPILER_SOURCES
   tir/convert_blocks_to_opaque.cc
   tir/lower_match_buffer.cc
   tir/lower_opaque_block.cc
+  tir/instrument_bound_checkers.cc
   tir/flatten_buffer.cc
   tir/simplify.cc
   tir/lower_parallel_loops.cc

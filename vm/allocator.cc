@@ -38,6 +38,7 @@ size_t PooledAllocator::size_class(size_t nbytes, size_t* index) {
 }
 
 void* PooledAllocator::allocate(size_t nbytes) {
+  if (nbytes > kMaxBytes) throw_error("cannot allocate " + std::to_string(nbytes) + " bytes");
   size_t index;
   size_t size = size_class(nbytes, &index);
   if (index >= kNumClasses) throw_error("cannot allocate " + std::to_string(nbytes) + " bytes");

@@ -29,6 +29,10 @@ struct AllocatorStats {
 
 class Allocator {
  public:
+  // The largest request any allocator accepts (2^62 bytes): size arithmetic on bigger values
+  // (rounding to a size class, adding a header) could wrap around to a small block.
+  static constexpr size_t kMaxBytes = size_t{1} << 62;
+
   virtual ~Allocator() = default;
   virtual DLDevice device() const = 0;
   // A block of at least `nbytes` (64-byte aligned); throws VMError when the device is out of

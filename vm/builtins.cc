@@ -114,14 +114,18 @@ void tensor_view(VirtualMachine&, ArgList args, Value* result) {
     dtype = args[2].as_dtype();
   }
   int64_t offset = unchanged(3) ? 0 : int_arg(args, 3, "relative_byte_offset");
-  int64_t n = 1;
   for (int64_t d : shape) {
     if (d < 0) throw_error("view: negative dimension in " + shape_string(shape));
-    n *= d;
   }
-  int64_t begin = static_cast<int64_t>(x.offset()) + offset;
-  int64_t bytes = n * dtype_bytes(dtype);
-  if (offset < 0 || begin + bytes > static_cast<int64_t>(x.storage()->nbytes())) {
+  int64_t n = shape_numel(shape), bytes = 0, begin = 0, end = 0;
+  if (n < 0 || __builtin_mul_overflow(n, dtype_bytes(dtype), &bytes)) {
+    throw_error("view: the shape " + shape_string(shape) + " of " + dtype_name(dtype) +
+                " has more bytes than an int64 counts");
+  }
+  // Every sum is checked: an offset near 2^63 must not wrap around into the storage.
+  if (offset < 0 || __builtin_add_overflow(static_cast<int64_t>(x.offset()), offset, &begin) ||
+      __builtin_add_overflow(begin, bytes, &end) ||
+      end > static_cast<int64_t>(x.storage()->nbytes())) {
     throw_error("view: " + std::to_string(bytes) + " bytes at relative offset " +
                 std::to_string(offset) + " do not fit in the tensor's storage of " +
                 std::to_string(x.storage()->nbytes()) + " bytes (the tensor starts at byte " +

@@ -438,11 +438,13 @@ void dynamic_strided_slice(VirtualMachine&, ArgList args, Value* result) {
     if (s > 0) {
       b = std::clamp<int64_t>(b, 0, dim);
       e = std::clamp<int64_t>(e, 0, dim);
-      len = e > b ? (e - b + s - 1) / s : 0;
+      // ceil((e - b) / s) without forming e - b + s, which overflows for a stride near 2^63.
+      len = e > b ? (e - b - 1) / s + 1 : 0;
     } else {
       b = std::clamp<int64_t>(b, -1, dim - 1);
       e = std::clamp<int64_t>(e, -1, dim - 1);
-      len = b > e ? (b - e + (-s) - 1) / (-s) : 0;
+      uint64_t magnitude = 0 - static_cast<uint64_t>(s);  // -s, also for INT64_MIN
+      len = b > e ? static_cast<int64_t>(static_cast<uint64_t>(b - e - 1) / magnitude + 1) : 0;
     }
     start[static_cast<size_t>(d)] = b;
     step[static_cast<size_t>(d)] = s;

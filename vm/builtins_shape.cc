@@ -6,6 +6,7 @@
 //   earlier dimension
 #include <algorithm>
 #include <cctype>
+#include <limits>
 #include <vector>
 
 #include "vm/builtins_internal.h"

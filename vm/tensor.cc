@@ -7,9 +7,16 @@
 
 namespace relax::vm {
 
+// Every allocator gets requests it can round up without wrapping (Allocator::kMaxBytes).
+static void* allocate_checked(Allocator& allocator, size_t nbytes) {
+  if (nbytes > Allocator::kMaxBytes)
+    throw_error("cannot allocate " + std::to_string(nbytes) + " bytes");
+  return allocator.allocate(nbytes);
+}
+
 StorageObj::StorageObj(std::shared_ptr<Allocator> allocator, size_t nbytes)
     : Object(ValueKind::kStorage),
-      data_(allocator->allocate(nbytes)),
+      data_(allocate_checked(*allocator, nbytes)),
       nbytes_(nbytes),
       device_(allocator->device()),
       allocator_(std::move(allocator)) {}

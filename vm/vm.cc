@@ -601,6 +601,9 @@ int32_t VirtualMachine::ctx_parallel_for(relax_kernel_context* ctx, int64_t exte
 // workspace_free needs only the pointer.
 void* VirtualMachine::ctx_workspace_alloc(relax_kernel_context* ctx, uint64_t nbytes) {
   auto* vm = static_cast<VirtualMachine*>(ctx->runtime);
+  // A size near 2^64 (a kernel's negative extent times the element size) must not wrap around
+  // to a small block the kernel then overruns.
+  if (nbytes > Allocator::kMaxBytes) return nullptr;
   try {
     auto* p = static_cast<char*>(vm->allocator_->allocate(nbytes + kTensorAlignment));
     std::memcpy(p, &nbytes, sizeof nbytes);

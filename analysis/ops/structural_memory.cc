@@ -162,10 +162,12 @@ Ref<StructInfo> infer_view(InferContext& ctx) {
         ir::tir::binary(ir::ObjectKind::kMul, elements(*in_shape), ir::tir::int64(*in_bytes));
     auto total_out =
         ir::tir::binary(ir::ObjectKind::kMul, elements(*out_shape), ir::tir::int64(*out_bytes));
-    auto end = offset ? ir::tir::binary(ir::ObjectKind::kAdd, total_out, *offset) : total_out;
-    if (az.can_prove_less(total_in, end))
-      overrun = "the view ends at byte " + dim_text(az.simplify(end)) + " of a tensor of " +
-                dim_text(az.simplify(total_in)) + " bytes";
+    // total_in < total_out + offset, asked without the sum: an offset near 2^63 would wrap it.
+    auto room = ir::tir::binary(ir::ObjectKind::kSub, total_in, total_out);
+    if (az.can_prove_less(room, offset ? *offset : ir::tir::int64(0)))
+      overrun = "the view of " + dim_text(az.simplify(total_out)) + " bytes at byte offset " +
+                dim_text(offset ? az.simplify(*offset) : ir::tir::int64(0)) +
+                " ends past the end of a tensor of " + dim_text(az.simplify(total_in)) + " bytes";
   } else if (in_bytes && out_bytes && !view_shape && *out_bytes > *in_bytes) {
     overrun = "the dtype grows from " + std::to_string(*in_bytes) + " to " +
               std::to_string(*out_bytes) + " bytes per element with the same shape";

@@ -37,8 +37,8 @@ class LowerAlloc : public ExprMutator {
       return;
     }
     Ref<tir::PrimExpr> nbytes = tir::int64(element_bytes(dt->value));
-    if (auto n = static_elements(shape->values)) {
-      nbytes = tir::int64(*n * element_bytes(dt->value));
+    if (auto n = static_bytes(shape->values, element_bytes(dt->value))) {
+      nbytes = tir::int64(*n);
     } else {
       Ref<tir::PrimExpr> elements;
       for (const auto& d : shape->values)

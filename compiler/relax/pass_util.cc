@@ -50,11 +50,15 @@ std::optional<std::vector<Ref<tir::PrimExpr>>> known_dims(const Ref<StructInfo>&
 }
 
 std::optional<int64_t> static_elements(const std::vector<Ref<tir::PrimExpr>>& dims) {
-  int64_t n = 1;
+  return static_bytes(dims, 1);
+}
+
+std::optional<int64_t> static_bytes(const std::vector<Ref<tir::PrimExpr>>& dims,
+                                    int64_t element_bytes) {
+  int64_t n = element_bytes;
   for (const auto& d : dims) {
     auto v = tir::as_const_int(d);
-    if (!v) return std::nullopt;
-    n *= *v;
+    if (!v || *v < 0 || __builtin_mul_overflow(n, *v, &n)) return std::nullopt;
   }
   return n;
 }

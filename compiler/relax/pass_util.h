@@ -30,8 +30,13 @@ int64_t element_bytes(ir::DataType t);
 // The dims of a tensor struct info when its shape is known as a list of dims.
 std::optional<std::vector<ir::Ref<ir::tir::PrimExpr>>> known_dims(
     const ir::Ref<ir::StructInfo>& sinfo);
-// The product of constant dims, or nullopt when a dim is symbolic.
+// The product of constant dims, or nullopt when a dim is symbolic (or negative, or the product
+// does not fit int64: then the size is left to the run time, which checks it).
 std::optional<int64_t> static_elements(const std::vector<ir::Ref<ir::tir::PrimExpr>>& dims);
+// The bytes of a tensor of constant `dims` whose elements have `element_bytes` each, under the
+// same conditions.
+std::optional<int64_t> static_bytes(const std::vector<ir::Ref<ir::tir::PrimExpr>>& dims,
+                                    int64_t element_bytes);
 
 // Every Var used (read) inside `e`, nested functions and branches included.
 void collect_used_vars(const ir::Ref<ir::Expr>& e, std::vector<const ir::Var*>& out);

@@ -207,7 +207,7 @@ class Planner : public ExprMutator {
 
   // The bytes of a tensor of `dims`: constant, bounded by tir_var_upper_bound, or symbolic.
   std::optional<Size> size_of(const std::vector<Ref<tir::PrimExpr>>& dims, int64_t elem_bytes) {
-    if (auto n = static_elements(dims)) return Size{*n * elem_bytes, nullptr};
+    if (auto n = static_bytes(dims, elem_bytes)) return Size{*n, nullptr};
     Ref<tir::PrimExpr> bytes = tir::int64(elem_bytes);
     for (const auto& d : dims)
       bytes = make<tir::BinaryOp>(ObjectKind::kMul, DataType::Int64(), bytes, d);

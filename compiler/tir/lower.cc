@@ -15,6 +15,7 @@ const std::vector<NamedLowerStep>& lowering_steps() {
       {"ConvertBlocksToOpaque", &convert_blocks_to_opaque},
       {"LowerMatchBuffer", &lower_match_buffer},
       {"LowerOpaqueBlock", &lower_opaque_block},
+      {"InstrumentBoundCheckers", &instrument_bound_checkers},
       {"FlattenBuffer", &flatten_buffer},
       {"Simplify", &simplify},
       {"LowerParallelLoops", &lower_parallel_loops},
@@ -54,6 +55,7 @@ Ref<PrimFunc> lower_prim_func(const Ref<PrimFunc>& func, const Target& target,
   LowerContext ctx{target, diags, options, fname};
   Ref<PrimFunc> f = func;
   for (const NamedLowerStep& step : lowering_steps()) {
+    if (step.step == &instrument_bound_checkers && !options.bounds_check) continue;
     Ref<PrimFunc> next = step.step(f, ctx);
     if (!next) return nullptr;
     f = next;
@@ -86,6 +88,7 @@ std::vector<Pass> lowering_passes(const Target& target) {
       auto out = ir::copy(module);
       LowerOptions options;
       options.verify = pctx.verify || kVerifyByDefault;
+      options.bounds_check = bounds_check_enabled(pctx);
       bool failed = false;
       for (auto& member : out->functions) {
         auto pf = ir::as_prim_func(member.func);
@@ -111,6 +114,60 @@ std::vector<Pass> lowering_passes(const Target& target) {
     passes.push_back(std::move(p));
   }
   return passes;
+}
+
+bool bounds_check_enabled(const PassContext& ctx) {
+  auto it = ctx.config.find(kBoundsCheckConfig);
+  return it != ctx.config.end() && (it->second == "1" || it->second == "true");
+}
+
+void set_bounds_check(PassContext& ctx, bool on) {
+  if (on)
+    ctx.config[kBoundsCheckConfig] = "1";
+  else
+    ctx.config.erase(kBoundsCheckConfig);
+}
+
+Pass instrument_bound_checkers_pass(const Target& target) {
+  Pass p;
+  p.name = "tir.InstrumentBoundCheckers";
+  p.opt_level = 0;
+  p.doc =
+      "Lower the blocks of every prim_func and check each buffer index against its shape at run "
+      "time (relax build/run --bounds-check)";
+  p.fn = [target](ir::Ref<ir::IRModule> module, PassContext& pctx) -> ir::Ref<ir::IRModule> {
+    auto out = ir::copy(module);
+    LowerOptions options;
+    options.verify = pctx.verify || kVerifyByDefault;
+    options.bounds_check = true;
+    bool failed = false;
+    for (auto& member : out->functions) {
+      auto pf = ir::as_prim_func(member.func);
+      if (!pf) continue;
+      LowerContext ctx{target, pctx.diagnostics(), options, member.gvar->name};
+      Ref<PrimFunc> f = pf;
+      for (const NamedLowerStep& step : lowering_steps()) {
+        f = step.step(f, ctx);
+        if (!f) break;
+        if (options.verify) {
+          VerifyOptions vo;
+          vo.lowered = is_after_block_lowering(step.name);
+          vo.cpu = target.kind == Target::Kind::kLLVM;
+          vo.stage = step.name;
+          vo.func_name = member.gvar->name;
+          if (!verify_prim_func(*f, pctx.diagnostics(), vo)) f = nullptr;
+        }
+        if (!f || step.step == &instrument_bound_checkers) break;
+      }
+      if (!f) {
+        failed = true;
+        continue;
+      }
+      member.func = f;
+    }
+    return failed ? nullptr : out;
+  };
+  return p;
 }
 
 }  // namespace relax::compiler::tir

@@ -41,6 +41,9 @@ struct LowerOptions {
   // Unrolled loops of constant extent up to this are unrolled in TIR; longer ones and those of
   // symbolic extent become loops with an unroll hint for LLVM.
   int max_unroll_extent = 32;
+  // Check every buffer index against its buffer's shape at run time (InstrumentBoundCheckers;
+  // `relax build/run --bounds-check`, PassContext config tir.instrument_bound_checkers).
+  bool bounds_check = false;
   // Called after each step with its name, for --print-after and tests.
   std::function<void(const std::string& step, const Ref<PrimFunc>& func)> after_step;
 };
@@ -66,6 +69,10 @@ Ref<PrimFunc> lower_match_buffer(const Ref<PrimFunc>& f, LowerContext& ctx);
 // Blocks disappear: predicates become ifs, alloc_buffers become allocate + decl_buffer; thread
 // bindings are rejected on CPU targets (E0700).
 Ref<PrimFunc> lower_opaque_block(const Ref<PrimFunc>& f, LowerContext& ctx);
+// With LowerOptions::bounds_check (else nothing): each buffer access is preceded by an assert
+// that its indices lie in the buffer's shape, unless that is proven (TVM's
+// instrument_bound_checkers); the kernel fails with a message naming the buffer and the index.
+Ref<PrimFunc> instrument_bound_checkers(const Ref<PrimFunc>& f, LowerContext& ctx);
 // N-d buffer accesses become 1-d accesses (strides, elem_offset); allocations become 1-d.
 Ref<PrimFunc> flatten_buffer(const Ref<PrimFunc>& f, LowerContext& ctx);
 // Index arithmetic in canonical form under the loop ranges; provable branches and loops of
@@ -95,7 +102,20 @@ Ref<PrimFunc> lower_prim_func(const Ref<PrimFunc>& func, const Target& target,
 bool is_lowered(const PrimFunc& func);
 
 // Each step as a module pass over every prim_func ("tir.LowerInitBlock", ...), to run in a
-// pass pipeline where --print-after shows every step.
+// pass pipeline where --print-after shows every step. InstrumentBoundCheckers instruments when
+// the context's config sets kBoundsCheckConfig.
 std::vector<Pass> lowering_passes(const Target& target);
+
+// The PassContext config key that turns bounds checking on ("1" or "true"), as TVM names it.
+inline constexpr const char* kBoundsCheckConfig = "tir.instrument_bound_checkers";
+bool bounds_check_enabled(const PassContext& ctx);
+// Sets (or clears) kBoundsCheckConfig in ctx.config: what `--bounds-check` does.
+void set_bounds_check(PassContext& ctx, bool on);
+
+// The module pass "tir.InstrumentBoundCheckers": every prim_func goes through the lowering steps
+// up to and including InstrumentBoundCheckers (blocks lowered, accesses checked); code
+// generation lowers the rest. compiler::build appends it to the pipeline when the context's
+// config turns bounds checking on.
+Pass instrument_bound_checkers_pass(const Target& target);
 
 }  // namespace relax::compiler::tir

@@ -2,12 +2,17 @@
 #include "compiler/tir/util.h"
 
 #include <algorithm>
+#include <limits>
+#include <optional>
+
+#include "analysis/arith/int_math.h"
 
 namespace relax::compiler::tir {
 
 using irt::as_const_int;
 using irt::BinaryOp;
 using irt::IntImm;
+namespace arith = analysis::arith;
 
 DataType index_type(const Ref<PrimExpr>& a, const Ref<PrimExpr>& b) {
   DataType ta = a->dtype, tb = b->dtype;
@@ -20,7 +25,10 @@ DataType index_type(const Ref<PrimExpr>& a, const Ref<PrimExpr>& b) {
 Ref<PrimExpr> cast(DataType t, Ref<PrimExpr> e) {
   if (e->dtype == t) return e;
   if (auto c = as_const_int(e)) {
-    if (t.is_integer_like()) return irt::int_imm(t, t.is_bool() ? (*c != 0) : *c);
+    // A constant that does not fit `t` stays a Cast: the conversion happens where it runs.
+    if (t.is_bool()) return irt::int_imm(t, *c != 0);
+    if (t.is_integer_like() && arith::fits_dtype(t, *c) && !(t.is_uint() && t.bits() >= 64))
+      return irt::int_imm(t, *c);
     if (t.is_floating()) return irt::float_imm(t, static_cast<double>(*c));
   }
   return make<irt::Cast>(t, std::move(e));
@@ -35,10 +43,33 @@ void unify(Ref<PrimExpr>& a, Ref<PrimExpr>& b) {
   b = cast(t, b);
 }
 
-int64_t floor_div(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
+// Constants fold only to their exact value in the operands' dtype. TVM (arith/const_fold.h)
+// wraps a result past int64 or past a narrower type silently; here the node is built instead, so
+// the value is computed (and wraps, as the compiled code's two's complement arithmetic does) where
+// the kernel runs, and analyses that see the node never reason from a wrapped constant.
+using Fold = bool (*)(int64_t, int64_t, int64_t*);
+std::optional<int64_t> fold(std::optional<int64_t> a, std::optional<int64_t> b, Fold op,
+                            DataType t) {
+  int64_t v = 0;
+  if (!a || !b || !t.is_scalar() || !op(*a, *b, &v) || !arith::fits_dtype(t, v))
+    return std::nullopt;
+  if (t.is_uint() && t.bits() >= 64) return std::nullopt;  // fits_dtype caps uint64 at INT64_MAX
+  return v;
+}
+bool exact_floordiv(int64_t a, int64_t b, int64_t* out) {
+  if (b == 0 || (a == std::numeric_limits<int64_t>::min() && b == -1)) return false;
+  *out = arith::floordiv_i64(a, b);
+  return true;
+}
+bool exact_floormod(int64_t a, int64_t b, int64_t* out) {
+  if (b == 0) return false;
+  *out = arith::floormod_i64(a, b);
+  return true;
+}
+bool exact_ceildiv(int64_t a, int64_t b, int64_t* out) {
+  if (b <= 0 || a == std::numeric_limits<int64_t>::min()) return false;
+  *out = arith::ceildiv_i64(a, b);
+  return true;
 }
 
 }  // namespace
@@ -46,7 +77,7 @@ int64_t floor_div(int64_t a, int64_t b) {
 Ref<PrimExpr> add(Ref<PrimExpr> a, Ref<PrimExpr> b) {
   unify(a, b);
   auto ca = as_const_int(a), cb = as_const_int(b);
-  if (ca && cb) return irt::int_imm(a->dtype, *ca + *cb);
+  if (auto v = fold(ca, cb, arith::checked_add, a->dtype)) return irt::int_imm(a->dtype, *v);
   if (ca && *ca == 0) return b;
   if (cb && *cb == 0) return a;
   return irt::binary(ObjectKind::kAdd, a, b);
@@ -55,7 +86,7 @@ Ref<PrimExpr> add(Ref<PrimExpr> a, Ref<PrimExpr> b) {
 Ref<PrimExpr> sub(Ref<PrimExpr> a, Ref<PrimExpr> b) {
   unify(a, b);
   auto ca = as_const_int(a), cb = as_const_int(b);
-  if (ca && cb) return irt::int_imm(a->dtype, *ca - *cb);
+  if (auto v = fold(ca, cb, arith::checked_sub, a->dtype)) return irt::int_imm(a->dtype, *v);
   if (cb && *cb == 0) return a;
   return irt::binary(ObjectKind::kSub, a, b);
 }
@@ -63,7 +94,7 @@ Ref<PrimExpr> sub(Ref<PrimExpr> a, Ref<PrimExpr> b) {
 Ref<PrimExpr> mul(Ref<PrimExpr> a, Ref<PrimExpr> b) {
   unify(a, b);
   auto ca = as_const_int(a), cb = as_const_int(b);
-  if (ca && cb) return irt::int_imm(a->dtype, *ca * *cb);
+  if (auto v = fold(ca, cb, arith::checked_mul, a->dtype)) return irt::int_imm(a->dtype, *v);
   if ((ca && *ca == 0) || (cb && *cb == 0)) return irt::int_imm(a->dtype, 0);
   if (ca && *ca == 1) return b;
   if (cb && *cb == 1) return a;
@@ -73,7 +104,7 @@ Ref<PrimExpr> mul(Ref<PrimExpr> a, Ref<PrimExpr> b) {
 Ref<PrimExpr> floordiv(Ref<PrimExpr> a, Ref<PrimExpr> b) {
   unify(a, b);
   auto ca = as_const_int(a), cb = as_const_int(b);
-  if (ca && cb && *cb != 0) return irt::int_imm(a->dtype, floor_div(*ca, *cb));
+  if (auto v = fold(ca, cb, exact_floordiv, a->dtype)) return irt::int_imm(a->dtype, *v);
   if (cb && *cb == 1) return a;
   return irt::binary(ObjectKind::kFloorDiv, a, b);
 }
@@ -81,7 +112,7 @@ Ref<PrimExpr> floordiv(Ref<PrimExpr> a, Ref<PrimExpr> b) {
 Ref<PrimExpr> floormod(Ref<PrimExpr> a, Ref<PrimExpr> b) {
   unify(a, b);
   auto ca = as_const_int(a), cb = as_const_int(b);
-  if (ca && cb && *cb != 0) return irt::int_imm(a->dtype, *ca - floor_div(*ca, *cb) * *cb);
+  if (auto v = fold(ca, cb, exact_floormod, a->dtype)) return irt::int_imm(a->dtype, *v);
   if (cb && *cb == 1) return irt::int_imm(a->dtype, 0);
   return irt::binary(ObjectKind::kFloorMod, a, b);
 }
@@ -89,7 +120,7 @@ Ref<PrimExpr> floormod(Ref<PrimExpr> a, Ref<PrimExpr> b) {
 Ref<PrimExpr> ceildiv(Ref<PrimExpr> a, Ref<PrimExpr> b) {
   unify(a, b);
   auto ca = as_const_int(a), cb = as_const_int(b);
-  if (ca && cb && *cb > 0) return irt::int_imm(a->dtype, (*ca + *cb - 1) / *cb);
+  if (auto v = fold(ca, cb, exact_ceildiv, a->dtype)) return irt::int_imm(a->dtype, *v);
   if (cb && *cb == 1) return a;
   return floordiv(add(a, sub(b, irt::int_imm(b->dtype, 1))), b);
 }

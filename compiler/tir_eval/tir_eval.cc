@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <type_traits>
 #include <unordered_map>
@@ -195,8 +196,11 @@ class Interpreter {
       }
     } else {
       int64_t x = a.i, y = b.i;
+      // Division by zero and INT64_MIN / -1 trap in compiled code (x86 idiv): not evaluated.
       auto need_nonzero = [&] {
         if (y == 0) throw EvalError("tir_eval: integer division by zero");
+        if (y == -1 && x == std::numeric_limits<int64_t>::min())
+          throw EvalError("tir_eval: integer division overflows int64");
       };
       switch (kind) {
         case ObjectKind::kAdd:

@@ -1,5 +1,6 @@
 // Helpers of the compiler tests that run modules on the VM: build a module with the default
-// pipeline for the host, call `main`, make tensors from vectors and read them back.
+// pipeline for the host (and bounds checks), call `main`, make tensors from vectors and read
+// them back.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -8,13 +9,23 @@
 #include <vector>
 
 #include "compiler/build.h"
+#include "compiler/tir/lower.h"
 #include "vm/runtime.h"
 
 namespace relax::test {
 
-// Builds an already parsed and normalized module; the test fails with the pipeline's errors.
+// Tests compile kernels with run-time bounds checks (`--bounds-check`): an out-of-bounds index
+// in a legalized or scheduled kernel fails the test with the kernel's, buffer's and index's
+// names instead of passing by luck or corrupting memory.
+inline void enable_bounds_check(compiler::PassContext& ctx) {
+  compiler::tir::set_bounds_check(ctx, true);
+}
+
+// Builds an already parsed and normalized module (kernels with bounds checks); the test fails
+// with the pipeline's errors.
 inline vm::Module build_module(const ir::Ref<ir::IRModule>& module) {
   compiler::PassContext ctx;
+  enable_bounds_check(ctx);
   auto result = compiler::build(module, compiler::Target::host(), ctx);
   std::string errors;
   for (const auto& d : ctx.diagnostics().items())

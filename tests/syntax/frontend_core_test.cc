@@ -2,6 +2,9 @@
 // PrimExpr operator semantics (dtype matching, folding), string decoding, syntax errors.
 #include <catch2/catch.hpp>
 
+#include <limits>
+#include <tuple>
+
 #include "ir/source.h"
 #include "syntax/frontend.h"
 #include "syntax/frontend/literals.h"
@@ -87,6 +90,23 @@ TEST_CASE("PrimExpr arithmetic matches dtypes and folds constants") {
   CHECK(as_const_int(prim_arith(ObjectKind::kAdd, make<IntImm>(DataType::UInt(8), 255),
                                 make<IntImm>(DataType::UInt(8), 1), {}, &overflow)) == 0);
   CHECK_FALSE(overflow);
+  // int64 results past int64 and divisions that trap (or divide by zero) stay nodes.
+  const int64_t kMax = std::numeric_limits<int64_t>::max(), kMin = -kMax - 1;
+  for (auto [kind, a, b] : {std::tuple{ObjectKind::kAdd, kMax, int64_t{1}},
+                            std::tuple{ObjectKind::kSub, kMin, int64_t{1}},
+                            std::tuple{ObjectKind::kMul, int64_t{1} << 62, int64_t{4}},
+                            std::tuple{ObjectKind::kDiv, kMin, int64_t{-1}},
+                            std::tuple{ObjectKind::kFloorDiv, kMin, int64_t{-1}},
+                            std::tuple{ObjectKind::kFloorDiv, int64_t{5}, int64_t{0}}}) {
+    CAPTURE(kind_name(kind), a, b);
+    auto e = prim_arith(kind, int64(a), int64(b));
+    CHECK(e->kind() == kind);
+    CHECK_FALSE(as_const_int(e));
+  }
+  CHECK(as_const_int(prim_arith(ObjectKind::kAdd, int64(kMax - 1), int64(1))) == kMax);
+  CHECK(as_const_int(prim_arith(ObjectKind::kFloorDiv, int64(kMin + 1), int64(-1))) == kMax);
+  // The remainder of INT64_MIN by -1 is exactly 0: folded, where the division would trap.
+  CHECK(as_const_int(prim_arith(ObjectKind::kFloorMod, int64(kMin), int64(-1))) == 0);
   // Negation of a variable is x * -1.
   auto neg = prim_negate(n);
   REQUIRE(neg->kind() == ObjectKind::kMul);

@@ -202,6 +202,49 @@ TEST_CASE("vm.builtin.dynamic_strided_slice slices like numpy, negative strides 
             .find("the stride of axis 0 is 0") != std::string::npos);
 }
 
+TEST_CASE("vm.builtin.dynamic_strided_slice takes strides near the ends of int64", "[vm][ops]") {
+  Value x = tensor_of<float>({4}, {0, 1, 2, 3}, kFloat32);
+  auto i64 = [](std::vector<int64_t> v) {
+    return tensor_of<int64_t>({static_cast<int64_t>(v.size())}, v, kInt64);
+  };
+  // ceil(len / stride) used to form len + stride - 1, which wrapped around.
+  auto r = call("vm.builtin.dynamic_strided_slice", {x, i64({1}), i64({4}), i64({INT64_MAX})});
+  REQUIRE(r.ok());
+  CHECK(data_of<float>(*r) == std::vector<float>{1});
+  r = call("vm.builtin.dynamic_strided_slice", {x, i64({3}), i64({-5}), i64({INT64_MIN})});
+  REQUIRE(r.ok());
+  CHECK(data_of<float>(*r) == std::vector<float>{3});
+}
+
+TEST_CASE("vm.builtin.tensor_view checks offsets and sizes without overflow", "[vm][memory]") {
+  std::vector<float> data(16);
+  for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<float>(i);
+  Value x = tensor_of<float>({16}, data, kFloat32);
+  Value four(make_ref<ShapeObj>(std::vector<int64_t>{4}));
+  auto r = call("vm.builtin.tensor_view", {x, four, Value(), Value(int64_t{48})});
+  REQUIRE(r.ok());
+  CHECK(data_of<float>(*r) == std::vector<float>{12, 13, 14, 15});
+  // An offset near 2^63 wrapped the end of the view around to a negative number that fit.
+  for (int64_t offset : {INT64_MAX, INT64_MAX - 8, int64_t{52}}) {
+    CAPTURE(offset);
+    CHECK_THAT(error_of(call("vm.builtin.tensor_view", {x, four, Value(), Value(offset)})),
+               Catch::Contains("do not fit in the tensor's storage of 64 bytes"));
+  }
+  Value huge(make_ref<ShapeObj>(std::vector<int64_t>{int64_t{1} << 62, 4}));
+  CHECK_THAT(error_of(call("vm.builtin.tensor_view", {x, huge, Value(), Value()})),
+             Catch::Contains("has more bytes than an int64 counts"));
+}
+
+TEST_CASE("allocators refuse sizes whose rounding would wrap around", "[vm][memory]") {
+  PooledAllocator pool;
+  for (size_t n : {SIZE_MAX, SIZE_MAX - 63, Allocator::kMaxBytes + 1}) {
+    CAPTURE(n);
+    CHECK_THROWS_WITH(pool.allocate(n), Catch::Contains("cannot allocate"));
+  }
+  CHECK_THROWS_WITH(empty_tensor({(int64_t{1} << 60) + 1}, kFloat32),
+                    Catch::Contains("cannot allocate"));
+}
+
 TEST_CASE("vm.builtin.ccl_* run a single worker", "[vm][ops]") {
   Value x = tensor_of<float>({4}, {1, 2, 3, 4}, kFloat32);
   Value out(empty_tensor({4}, kFloat32));

@@ -1,5 +1,6 @@
 // Builtins: the shape heap (matching symbolic dims, every error message), struct-info checks,
 // storage and views, and the pooled allocator's reuse across calls.
+#include <limits>
 #include <set>
 
 #include "tests/vm/vm_test_util.h"
@@ -170,6 +171,43 @@ TEST_CASE("shape_compute evaluates compound symbolic expressions into a slot", "
   CHECK((*r2->as_tuple())[1].as_int() == 0);
   CHECK(error_of(vm->invoke("bad", {Value(int64_t{1})})).find("division by zero") !=
         std::string::npos);
+}
+
+TEST_CASE("shape_compute fails on int64 overflow instead of wrapping", "[vm][shape]") {
+  ExecutableBuilder b;
+  auto i = [&](int64_t v) { return b.int_arg(v); };
+  const int64_t kMin = std::numeric_limits<int64_t>::min();
+  // f(n) = op(n, k) for each (op code, k).
+  std::vector<std::pair<int64_t, int64_t>> ops = {
+      {4, int64_t{1} << 62}, {2, INT64_MAX}, {3, INT64_MAX}, {5, -1}, {9, -1}, {6, -1}};
+  for (size_t k = 0; k < ops.size(); ++k) {
+    std::string name = "f" + std::to_string(k);
+    b.declare_function(name, {"n"});
+    b.begin_function(name);
+    int64_t heap = b.new_register(), out = b.new_register();
+    b.emit_call("vm.builtin.alloc_shape_heap", {Arg::context(), i(2)}, heap);
+    b.emit_call("vm.builtin.match_prim_value",
+                {Arg::reg(0), Arg::reg(heap), i(1), i(0), b.string_arg("argument `n`")});
+    b.emit_call("vm.builtin.shape_compute",
+                {Arg::reg(heap), i(1), i(1), i(0), i(0), i(ops[k].second), i(ops[k].first), i(0)});
+    b.emit_call("vm.builtin.make_prim_value", {Arg::reg(heap), i(1), i(1)}, out);
+    b.emit_ret(out);
+    b.end_function();
+  }
+  auto vm = make_vm(finish(b));
+  CHECK(vm->invoke("f0", {Value(int64_t{1})})->as_int() == int64_t{1} << 62);
+  CHECK(error_of(vm->invoke("f0", {Value(int64_t{2})})) ==
+        "f0: integer overflow in a symbolic shape expression: 2 * 4611686018427387904 does not "
+        "fit in int64");
+  CHECK(error_of(vm->invoke("f1", {Value(int64_t{1})})).find("expression: 1 + ") !=
+        std::string::npos);
+  CHECK(vm->invoke("f2", {Value(int64_t{-1})})->as_int() == kMin);
+  CHECK(error_of(vm->invoke("f2", {Value(int64_t{-2})})).find("does not fit in int64") !=
+        std::string::npos);
+  CHECK(error_of(vm->invoke("f3", {Value(kMin)})).find("does not fit in int64") != std::string::npos);
+  CHECK(error_of(vm->invoke("f4", {Value(kMin)})).find("does not fit in int64") != std::string::npos);
+  CHECK(error_of(vm->invoke("f5", {Value(kMin)})).find("does not fit in int64") != std::string::npos);
+  CHECK(vm->invoke("f3", {Value(kMin + 1)})->as_int() == INT64_MAX);
 }
 
 // A function applying one check builtin to its argument.

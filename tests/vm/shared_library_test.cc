@@ -211,5 +211,36 @@ TEST_CASE("libraries built for another ABI version, or without an executable, ar
             .starts_with("cannot load " + (dir / "missing.so").string() + ": "));
 }
 
+TEST_CASE("truncated or corrupted libraries are refused before dlopen maps them", "[vm][so]") {
+  TempDir dir;
+  auto exe = model_program(4, false);
+  fs::path so =
+      compile(dir, "model", std::string(kKernels) + embed(*exe, RELAX_KERNEL_ABI_VERSION));
+  std::string bytes = relax::test::read_file(so);
+  size_t n = bytes.size();
+  // dlopen maps segments past the end of a truncated file, and the first touch of such a page
+  // is SIGBUS: every cut, at page boundaries too, must be an error instead.
+  std::vector<size_t> lengths = {0, 3, 16, 63, 64, 200, n / 2, n - 1};
+  for (size_t len = 4096; len < n; len += 4096) lengths.push_back(len);
+  for (size_t len : lengths) {
+    CAPTURE(len);
+    fs::path cut = dir / ("cut_" + std::to_string(len) + ".so");
+    relax::test::write_file(cut, bytes.substr(0, len));
+    std::string error = error_of(Module::load(cut.string()));
+    CHECK(error.starts_with("cannot load " + cut.string() + ": "));
+    CHECK(error.find("truncated") != std::string::npos);
+  }
+  // A section header table past the end of the file.
+  std::string corrupt = bytes;
+  corrupt[0x28 + 7] = '\x40';  // the high byte of e_shoff
+  fs::path bad = dir / "bad_sections.so";
+  relax::test::write_file(bad, corrupt);
+  CHECK(error_of(Module::load(bad.string())).find("the section headers lie past the end") !=
+        std::string::npos);
+  relax::test::write_file(bad, "#!/bin/sh\n");
+  CHECK(error_of(Module::load(bad.string())) ==
+        "cannot load " + bad.string() + ": not an ELF shared library");
+}
+
 }  // namespace
 }  // namespace relax::vm::test

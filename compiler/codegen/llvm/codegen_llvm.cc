@@ -67,6 +67,20 @@ std::string printf_escape(const std::string& s) {
   return out;
 }
 
+// The x of a range check `lo <= x and x < n`, or `x < n` alone (`n > x` too) on a scalar
+// integer: the forms InstrumentBoundCheckers asserts (Simplify drops a proven lower bound), whose
+// failure message then reports x's value. Null for any other condition.
+Ref<PrimExpr> range_checked_value(const Ref<PrimExpr>& cond) {
+  auto upper = cond.as<BinaryOp>();
+  if (upper && upper->kind() == ObjectKind::kAnd) upper = upper->b.as<BinaryOp>();
+  if (!upper) return nullptr;
+  Ref<PrimExpr> x;
+  if (upper->kind() == ObjectKind::kLT) x = upper->a;
+  if (upper->kind() == ObjectKind::kGT) x = upper->b;
+  if (!x || !x->dtype.is_scalar() || !(x->dtype.is_int() || x->dtype.is_uint())) return nullptr;
+  return x;
+}
+
 // The layouts of the C structures the kernel reads (kernel_abi.h, dlpack.h).
 struct AbiTypes {
   llvm::StructType* arg;       // relax_arg: {union (8 bytes), i32 kind}
@@ -1077,6 +1091,35 @@ class KernelBuilder {
     builder_.CreateMaskedScatter(value, ptrs, align, mask);
   }
 
+  // a op b in int64 with LLVM's overflow intrinsic; the kernel fails with `message` on overflow.
+  llvm::Value* checked_arith(llvm::Intrinsic::ID op, llvm::Value* a, llvm::Value* b,
+                             const std::string& message) {
+    auto* r = builder_.CreateBinaryIntrinsic(op, a, b);
+    check(builder_.CreateNot(builder_.CreateExtractValue(r, 1)), message);
+    return builder_.CreateExtractValue(r, 0);
+  }
+
+  // An allocation size (flattened: a product of extents, perhaps rewritten by Simplify) in int64
+  // with every +, - and * checked, so that a size past int64 fails instead of wrapping around to
+  // a small block.
+  llvm::Value* emit_checked_size(const Ref<PrimExpr>& e, const std::string& message) {
+    if (e->dtype.is_int() && e->dtype.is_scalar()) {
+      if (auto b = e.as<BinaryOp>()) {
+        llvm::Intrinsic::ID op = llvm::Intrinsic::not_intrinsic;
+        if (b->kind() == ObjectKind::kAdd) op = llvm::Intrinsic::sadd_with_overflow;
+        if (b->kind() == ObjectKind::kSub) op = llvm::Intrinsic::ssub_with_overflow;
+        if (b->kind() == ObjectKind::kMul) op = llvm::Intrinsic::smul_with_overflow;
+        if (op != llvm::Intrinsic::not_intrinsic) {
+          return checked_arith(op, emit_checked_size(b->a, message),
+                               emit_checked_size(b->b, message), message);
+        }
+      }
+      if (auto c = e.as<Cast>(); c && c->value->dtype.is_int() && c->value->dtype.is_scalar())
+        return emit_checked_size(c->value, message);
+    }
+    return to_i64(emit_expr(e), e->dtype);
+  }
+
   void emit_allocate(const Ref<Allocate>& alloc) {
     DataType element = alloc->dtype.element_of();
     llvm::Type* mem = llvm_type(element, true);
@@ -1084,16 +1127,14 @@ class KernelBuilder {
                           static_cast<uint64_t>(std::max(1, alloc->dtype.lanes()));
     bool is_constant = true;
     uint64_t constant = 1;
-    llvm::Value* count = i64(1);
     for (const auto& extent : alloc->extents) {
       auto c = as_const_int(extent);
-      if (c && *c >= 0)
-        constant *= static_cast<uint64_t>(*c);
-      else
+      if (!c || *c < 0 || __builtin_mul_overflow(constant, static_cast<uint64_t>(*c), &constant))
         is_constant = false;
-      count = builder_.CreateMul(count, to_i64(emit_expr(extent), extent->dtype));
     }
-    if (is_constant && constant * elem_bytes <= kMaxStackBytes) {
+    uint64_t constant_bytes = 0;
+    if (is_constant && !__builtin_mul_overflow(constant, elem_bytes, &constant_bytes) &&
+        constant_bytes <= kMaxStackBytes) {
       llvm::IRBuilderBase::InsertPoint here = builder_.saveIP();
       llvm::BasicBlock* entry = &current_function()->getEntryBlock();
       builder_.SetInsertPoint(entry, entry->getFirstInsertionPt());
@@ -1105,7 +1146,19 @@ class KernelBuilder {
       emit_stmt(alloc->body);
       return;
     }
-    auto* nbytes = builder_.CreateMul(count, i64(static_cast<int64_t>(elem_bytes)));
+    // The size in bytes, checked: a negative extent or a product past int64 must fail the
+    // kernel, not allocate a small block that the loops then overrun.
+    std::string what = "kernel `" + printf_escape(name_) + "`: local buffer `" +
+                       printf_escape(alloc->buffer_var->name) + "`";
+    std::string overflow = what + " has more bytes than an int64 counts";
+    llvm::Value* count = i64(1);
+    for (const auto& extent : alloc->extents)
+      count = checked_arith(llvm::Intrinsic::smul_with_overflow, count,
+                            emit_checked_size(extent, overflow), overflow);
+    check(builder_.CreateICmpSGE(count, i64(0)), what + " has a negative size (%lld elements)",
+          {count});
+    llvm::Value* nbytes = checked_arith(llvm::Intrinsic::smul_with_overflow, count,
+                                        i64(static_cast<int64_t>(elem_bytes)), overflow);
     llvm::Value* ptr;
     auto* ptr_ty = builder_.getPtrTy();
     if (in_parallel_) {
@@ -1184,7 +1237,13 @@ class KernelBuilder {
         std::string message = "kernel `" + name_ + "`: assertion failed";
         if (auto text = a->message.as<StringImm>())
           message = "kernel `" + name_ + "`: " + text->value;
-        check(emit_expr(a->condition), printf_escape(message));
+        // A range check (InstrumentBoundCheckers' `lo <= x and x < n`) also reports x's value.
+        if (auto x = range_checked_value(a->condition)) {
+          llvm::Value* value = to_i64(emit_expr(x), x->dtype);
+          check(emit_expr(a->condition), printf_escape(message) + " (it is %lld)", {value});
+        } else {
+          check(emit_expr(a->condition), printf_escape(message));
+        }
         emit_stmt(a->body);
         return;
       }

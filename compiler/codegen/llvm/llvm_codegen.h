@@ -33,6 +33,12 @@ struct KernelSource {
   std::string member;
 };
 
+// Why LLVM cannot compile for `target` (a triple it has no target for, an unknown -mcpu or
+// -mattr feature with close matches, a 32-bit CPU for a 64-bit triple), or "" when it can. The
+// code generator reports the same as E0712; `relax build/run --target` as a usage error, before
+// anything is compiled.
+std::string check_target(const Target& target);
+
 // Every prim_func of a module, named by its "global_symbol" attribute or else its member name.
 std::vector<KernelSource> prim_funcs_of(const ir::IRModule& module);
 

@@ -8,6 +8,8 @@
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 #include <llvm/Support/Error.h>
+#include <llvm/TargetParser/Host.h>
+#include <llvm/TargetParser/Triple.h>
 
 #include "compiler/codegen/llvm/llvm_internal.h"
 
@@ -53,6 +55,15 @@ std::unique_ptr<vm::KernelLibrary> jit_compile(const std::vector<KernelSource>& 
                                                const Target& target, ir::DiagnosticBag& diags) {
   auto tm = create_target_machine(target, diags);
   if (!tm) return nullptr;
+  // The kernels run in this process: code for another architecture (a 32-bit i386 triple on
+  // x86-64) would be jumped into and crash.
+  llvm::Triple host(llvm::sys::getProcessTriple()), wanted(tm->getTargetTriple());
+  if (wanted.getArch() != host.getArch()) {
+    diags.error("E0712", ir::Span::unknown(),
+                "kernels compiled in process run on this machine (" + host.str() +
+                    "), so they cannot be compiled for the triple `" + wanted.str() + "`");
+    return nullptr;
+  }
   auto context = std::make_unique<llvm::LLVMContext>();
   auto module = generate_module(*context, funcs, target, *tm, diags);
   if (!module) return nullptr;

@@ -159,6 +159,7 @@ TEST_CASE("e2e: the SimpleCNN with its weights bound from a .safetensors file") 
   REQUIRE(parsed.module);
   analysis::normalize_module(*parsed.module, diags);
   PassContext ctx;
+  test::enable_bounds_check(ctx);
   auto module = run_pass(relax_passes::bind_params_pass("main", params), parsed.module, ctx);
   auto result = build(module, Target::host(), ctx);
   REQUIRE(result.ok());

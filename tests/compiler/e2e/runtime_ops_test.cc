@@ -306,3 +306,23 @@ TEST_CASE("e2e: float16 math (erf, exp) is computed in float32 and rounded back"
     CHECK(std::abs(vm::half_to_float(hv[i]) - fv[i]) <= 2e-3f + 2e-3f * std::abs(fv[i]));
   }
 }
+
+TEST_CASE("e2e: the test modules are built with bounds checks: a take past the end fails") {
+  vm::Module m = build_text(R"(@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4,), "float32"), i: R.Tensor((2,), "int64")) -> R.Tensor((2,), "float32"):
+        with R.dataflow():
+            y = R.take(x, i, axis=0)
+            R.output(y)
+        return y
+)");
+  auto x = tensor<float>({4}, {10, 11, 12, 13}, vm::kFloat32);
+  CHECK(data_of<float>(run(m, {x, tensor<int64_t>({2}, {3, 0}, vm::kInt64)})) ==
+        std::vector<float>{13, 10});
+  auto r = m.invoke("main", {x, tensor<int64_t>({2}, {1, 4}, vm::kInt64)});
+  REQUIRE_FALSE(r);
+  CHECK(r.error().message ==
+        "main: kernel `take` failed: kernel `take`: buffer `A` (shape [4]) is accessed out of "
+        "bounds: the index `B[ax0]` of dimension 0 is not in [0, 4) (it is 4)");
+}

@@ -2,6 +2,8 @@
 // with init, symbolic dims bound from the arrays, integer semantics, and its errors.
 #include <catch2/catch.hpp>
 
+#include <limits>
+
 #include "compiler/tir_eval/tir_eval.h"
 #include "ir/diagnostic.h"
 #include "syntax/frontend.h"
@@ -92,6 +94,24 @@ class Module:
   CHECK(b.i[2] == -3);
   CHECK(b.i[3] == -1);
   CHECK(b.i[4] == static_cast<int32_t>(static_cast<uint32_t>(-7) * 1073741824u));
+}
+
+TEST_CASE("tir_eval: INT64_MIN / -1 is an error, not a trap of the compiler") {
+  auto f = parse_func(R"(
+@I.ir_module
+class Module:
+    @T.prim_func
+    def div(A: T.Buffer((2,), "int64"), B: T.Buffer((1,), "int64")):
+        B[0] = A[0] // A[1]
+)",
+                      "div");
+  HostArray a(DataType::Int64(), {2});
+  HostArray b(DataType::Int64(), {1});
+  a.i = {std::numeric_limits<int64_t>::min(), -1};
+  CHECK_THROWS_WITH(run(*f, {&a, &b}), "tir_eval: integer division overflows int64");
+  a.i = {std::numeric_limits<int64_t>::min() + 1, -1};
+  run(*f, {&a, &b});
+  CHECK(b.i[0] == std::numeric_limits<int64_t>::max());
 }
 
 TEST_CASE("tir_eval: float32 values are rounded after each operation") {

@@ -292,6 +292,46 @@ class Module:
   CHECK(warned);
 }
 
+TEST_CASE("FoldConstant counts an output's elements before allocating them") {
+  // 2^40 elements used to be allocated (std::bad_alloc) before the limit was compared; 2^62 * 4
+  // wrapped around to 0 elements and passed it.
+  for (const char* shape : {"(1099511627776, 1)", "(4611686018427387904, 4)", "(3, 2)"}) {
+    CAPTURE(shape);
+    auto module = parse(std::string(R"(@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def fill(a: T.handle, b: T.handle):
+        n = T.int64()
+        m = T.int64()
+        A = T.match_buffer(a, (1,))
+        B = T.match_buffer(b, (n, m))
+        for i, j in T.grid(n, m):
+            with T.block("fill"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                B[vi, vj] = A[0]
+
+    @R.function
+    def main(w: R.Tensor((1,), "float32")):
+        cls = Module
+        with R.dataflow():
+            y = R.call_tir(cls.fill, (w,), out_sinfo=R.Tensor()") +
+                        shape + R"(, "float32"))
+            R.output(y)
+        return y
+)");
+    auto folded =
+        run(module, {bind_params_pass("main", {{"w", f32({1}, {7})}}), fold_constant_pass()});
+    auto y = bound_value(*folded, "main", "y");
+    if (std::string(shape) == "(3, 2)") {
+      auto c = y.as<ir::Constant>();
+      REQUIRE(c);
+      CHECK(floats(*c->data) == std::vector<float>{7, 7, 7, 7, 7, 7});
+    } else {
+      CHECK(y.is<ir::Call>());
+    }
+  }
+}
+
 TEST_CASE("FoldConstant folds a legalized transpose of a weight") {
   // After LegalizeOps, the transpose of a bound weight is folded to the transposed values.
   auto module = parse(R"(@I.ir_module

@@ -2,11 +2,13 @@
 // compared with the printed loop form. Each case names what the step under test must do.
 #include <catch2/catch.hpp>
 
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "compiler/tir/lower.h"
+#include "compiler/tir/util.h"
 #include "ir/module.h"
 #include "syntax/frontend.h"
 #include "syntax/printer.h"
@@ -260,8 +262,9 @@ class Module:
                                    "passes_test.relax", diags);
   REQUIRE(diags.empty());
   auto passes = ctir::lowering_passes(compiler::Target::host());
-  REQUIRE(passes.size() == 10);
-  CHECK(passes[4].name == "tir.FlattenBuffer");
+  REQUIRE(passes.size() == 11);
+  CHECK(passes[4].name == "tir.InstrumentBoundCheckers");  // a no-op without bounds checking
+  CHECK(passes[5].name == "tir.FlattenBuffer");
   compiler::PassContext ctx;
   std::ostringstream log;
   ctx.log = &log;
@@ -273,4 +276,30 @@ class Module:
   REQUIRE(pf);
   CHECK(ctir::is_lowered(*pf));
   CHECK(log.str().find("B_1[i * 4 + j] = A_1[i * 4 + j]") != std::string::npos);
+}
+
+TEST_CASE("compiler TIR helpers fold constants only to their exact value") {
+  namespace irt = ir::tir;
+  using irt::as_const_int;
+  const int64_t kMax = std::numeric_limits<int64_t>::max(), kMin = -kMax - 1;
+  auto i64 = [](int64_t v) { return irt::int_imm(ir::DataType::Int64(), v); };
+  auto i32 = [](int64_t v) { return irt::int_imm(ir::DataType::Int32(), v); };
+  CHECK(as_const_int(ctir::add(i64(kMax - 1), i64(1))) == kMax);
+  CHECK(as_const_int(ctir::mul(i64(1), i64(kMin))) == kMin);
+  CHECK(as_const_int(ctir::ceildiv(i64(-4), i64(3))) == -1);  // ceil(-1.33)
+  CHECK(as_const_int(ctir::ceildiv(i64(kMax), i64(2))) == kMax / 2 + 1);
+  CHECK(as_const_int(ctir::floordiv(i64(-7), i64(2))) == -4);
+  CHECK(as_const_int(ctir::floormod(i64(kMin), i64(-1))) == 0);
+  // Past int64, past int32, INT64_MIN / -1 and a cast that does not fit: the node is kept (the
+  // value is computed, and wraps, where the kernel runs).
+  CHECK(ctir::add(i64(kMax), i64(1))->kind() == ir::ObjectKind::kAdd);
+  CHECK(ctir::sub(i64(kMin), i64(1))->kind() == ir::ObjectKind::kSub);
+  CHECK(ctir::mul(i64(int64_t{1} << 62), i64(4))->kind() == ir::ObjectKind::kMul);
+  CHECK(ctir::add(i32(2147483647), i32(1))->kind() == ir::ObjectKind::kAdd);
+  CHECK(ctir::floordiv(i64(kMin), i64(-1))->kind() == ir::ObjectKind::kFloorDiv);
+  CHECK(as_const_int(ctir::ceildiv(i64(kMax), i64(kMax - 1))) == 2);
+  CHECK(as_const_int(ctir::ceildiv(i64(kMin), i64(2))) == kMin / 2);
+  auto narrowed = ctir::cast(ir::DataType::Int32(), i64(int64_t{1} << 32));
+  CHECK(narrowed->kind() == ir::ObjectKind::kCast);
+  CHECK(as_const_int(ctir::cast(ir::DataType::Int32(), i64(-5))) == -5);
 }
