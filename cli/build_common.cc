@@ -19,10 +19,11 @@ ir::Ref<ir::IRModule> load_relax_module(const std::string& path, int& exit_code)
   if (!text) return nullptr;
   exit_code = kExitInputErrors;
   // The steps of `relax check` before its lint rules, so that the two agree on every file.
-  ir::DiagnosticBag diags;
+  ir::DiagnosticBag diags = input_diagnostics();
   syntax::FrontendResult result = syntax::parse_text(std::move(*text), display_name(path), diags);
-  analysis::normalize_module(*result.module, diags);
-  analysis::check_well_formed(*result.module, diags);
+  // Past --max-errors nothing more is checked (the module has errors either way).
+  if (!diags.limit_reached()) analysis::normalize_module(*result.module, diags);
+  if (!diags.limit_reached()) analysis::check_well_formed(*result.module, diags);
   print_diagnostics(diags);
   if (diags.has_errors()) return nullptr;
   return result.module;
