@@ -1,9 +1,10 @@
 // The error limit and the bounded terminal output: DiagnosticBag's limit (what it keeps, counts
 // and forgets on rollback), cap_errors and E0001, and excerpt windows of long lines (where the
-// window starts, what "..." replaces, where the carets land).
+// window starts, what "..." replaces, where the carets land), character columns of long lines.
 #include <catch2/catch.hpp>
 
 #include "analysis/diagnostics/limits.h"
+#include "analysis/diagnostics/source_range.h"
 #include "analysis/diagnostics/terminal.h"
 #include "ir/source.h"
 
@@ -249,4 +250,24 @@ TEST_CASE("terminal: at most max_warnings warnings per file, then one line") {
   CHECK(out.find("b.relax: ") == std::string::npos);
   // The summary counts everything, shown or not.
   CHECK(out.substr(out.rfind('\n', out.size() - 2) + 1) == "1 error and 8 warnings generated.\n");
+}
+
+TEST_CASE("machine-readable ranges on a long line: checkpoints count as a full scan does") {
+  // Mixed one- and two-byte characters, so that checkpoints fall inside sequences too.
+  std::string line;
+  for (int i = 0; i < 3000; ++i) line += i % 3 ? "a" : "\xC3\xA9";
+  uint32_t file = ir::SourceManager::global().add("ranges.relax", "# first\n" + line + "\n");
+  analysis::SourceRanges ranges;
+  for (uint32_t col : {0u, 1u, 2u, 1023u, 1024u, 1025u, 2047u, 2048u, 3000u, 3999u}) {
+    INFO(col);
+    uint32_t naive = 0;
+    for (uint32_t i = 0; i < col; ++i)
+      naive += (static_cast<unsigned char>(line[i]) & 0xC0) != 0x80;
+    ir::Span span{file, 8 + col, 8 + static_cast<uint32_t>(line.size())};
+    analysis::SourceRange r = ranges(span);
+    CHECK(r.line == 2);
+    CHECK(r.column == naive + 1);
+    CHECK(r.end_column == 3000 + 1);
+    CHECK(analysis::source_range(span).column == r.column);
+  }
 }
