@@ -324,7 +324,7 @@ int run_check(const Options& o) {
     style.color = stderr_color();
     style.summary = false;
     style.max_warnings = max_errors;
-    std::cerr << analysis::render_terminal(all, style);
+    analysis::render_terminal(all, style, std::cerr);
     if (!inputs.files.empty())
       std::cerr << summary_text(all, fixable, fixes, fix_mode, o.unsafe_fixes);
   }

@@ -89,7 +89,7 @@ void print_diagnostics(const ir::DiagnosticBag& diags) {
   if (analysis::limit_notice(diags, notice)) shown.push_back(std::move(notice));
   // A bag filled without a limit (the compiler's) is capped here.
   analysis::cap_errors(shown, limit);
-  std::cerr << analysis::render_terminal(shown, style);
+  analysis::render_terminal(shown, style, std::cerr);
   std::cerr.flush();
 }
 

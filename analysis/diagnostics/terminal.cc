@@ -2,6 +2,7 @@
 #include "analysis/diagnostics/terminal.h"
 
 #include <algorithm>
+#include <sstream>
 
 #include "analysis/diagnostics/limits.h"
 #include "ir/source.h"
@@ -166,8 +167,8 @@ std::string render_terminal(const ir::Diagnostic& diag, const TerminalStyle& sty
   return out;
 }
 
-std::string render_terminal(const std::vector<ir::Diagnostic>& diags, const TerminalStyle& style) {
-  std::string out;
+void render_terminal(const std::vector<ir::Diagnostic>& diags, const TerminalStyle& style,
+                     std::ostream& out) {
   size_t errors = 0, warnings = 0;
   // Warnings and notes past max_warnings, per file (diagnostics come grouped by file).
   size_t file_shown = 0, hidden_warnings = 0, hidden_notes = 0;
@@ -181,8 +182,8 @@ std::string render_terminal(const std::vector<ir::Diagnostic>& diags, const Term
       if (hidden_warnings && hidden_notes) what += " and ";
       if (hidden_notes)
         what += std::to_string(hidden_notes) + (hidden_notes == 1 ? " more note" : " more notes");
-      out += (source ? source->name() : std::string("<unknown>")) + ": " + what +
-             " not shown [--max-errors=" + std::to_string(style.max_warnings) + "]\n";
+      out << (source ? source->name() : std::string("<unknown>")) + ": " + what +
+                 " not shown [--max-errors=" + std::to_string(style.max_warnings) + "]\n";
     }
     file_shown = hidden_warnings = hidden_notes = 0;
   };
@@ -196,7 +197,7 @@ std::string render_terminal(const std::vector<ir::Diagnostic>& diags, const Term
       ++(d.severity == ir::Severity::kWarning ? hidden_warnings : hidden_notes);
     } else {
       if (!error) ++file_shown;
-      out += render_terminal(d, style);
+      out << render_terminal(d, style);
     }
     if (i + 1 == diags.size() || diags[i + 1].span.file != d.span.file) end_file(d.span.file);
   }
@@ -205,9 +206,14 @@ std::string render_terminal(const std::vector<ir::Diagnostic>& diags, const Term
     if (errors) summary += std::to_string(errors) + (errors == 1 ? " error" : " errors");
     if (errors && warnings) summary += " and ";
     if (warnings) summary += std::to_string(warnings) + (warnings == 1 ? " warning" : " warnings");
-    out += summary + " generated.\n";
+    out << summary + " generated.\n";
   }
-  return out;
+}
+
+std::string render_terminal(const std::vector<ir::Diagnostic>& diags, const TerminalStyle& style) {
+  std::ostringstream out;
+  render_terminal(diags, style, out);
+  return out.str();
 }
 
 }  // namespace relax::analysis

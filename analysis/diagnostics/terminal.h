@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -33,5 +34,8 @@ std::string render_terminal(const ir::Diagnostic& diag, const TerminalStyle& sty
 // generated.", E0001 not counted) when there is at least one.
 std::string render_terminal(const std::vector<ir::Diagnostic>& diags,
                             const TerminalStyle& style = {});
+// The same, written to `out` one diagnostic at a time (the output is never held whole).
+void render_terminal(const std::vector<ir::Diagnostic>& diags, const TerminalStyle& style,
+                     std::ostream& out);
 
 }  // namespace relax::analysis
