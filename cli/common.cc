@@ -31,7 +31,14 @@ void add_max_errors_option(CLI::App* cmd, const std::string& help) {
                   help.empty() ? "Stop after N errors in a file (default 100; 0: no limit): the "
                                  "rest of the file is not checked and E0001 says so; at most N "
                                  "warnings per file are shown"
-                               : help);
+                               : help)
+      ->check(CLI::Validator(
+          [](std::string& value) -> std::string {
+            if (!value.empty() && value.find_first_not_of("0123456789") == std::string::npos)
+              return "";
+            return "expected a number of errors (0: no limit), not `" + value + "`";
+          },
+          ""));
 }
 
 ir::DiagnosticBag input_diagnostics() {

@@ -129,6 +129,9 @@ TEST_CASE("a limit of 3 errors on check, print and build") {
 
   auto bad = run_command({kRelax, "check", "--max-errors", "many", "-"}, text);
   CHECK(bad.exit_code == 2);
+  auto negative = run_command({kRelax, "check", "--max-errors", "-1", "-"}, text);
+  CHECK(negative.exit_code == 2);
+  CHECK(negative.err.find("E0201") == std::string::npos);
   auto help = run_command({kRelax, "print", "--help"});
   CHECK(help.out.find("--max-errors N") != std::string::npos);
 }
