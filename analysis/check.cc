@@ -11,6 +11,7 @@
 #include <sstream>
 #include <unordered_set>
 
+#include "analysis/diagnostics/limits.h"
 #include "analysis/lint/lint.h"
 #include "analysis/normalize.h"
 #include "analysis/well_formed.h"
@@ -58,36 +59,56 @@ CheckResult check_tree(std::shared_ptr<const syntax::SyntaxTree> tree,
                        const CheckOptions& options) {
   CheckResult result;
   result.tree = tree;
+  lint::NoqaMap noqa;
+  if (options.honour_noqa && tree) noqa = lint::collect_noqa(*tree);
+  auto source = tree ? ir::SourceManager::global().get(tree->file()) : nullptr;
+  // Every diagnostic points into the file, at its start when nothing better is known.
+  auto located = [&](ir::Span span) {
+    return !span.is_known() && tree ? ir::Span{tree->file(), 0, 0} : span;
+  };
+  auto silenced_by_noqa = [&](const ir::Diagnostic& d) {
+    ir::Span span = located(d.span);
+    if (noqa.empty() || !source || span.file != tree->file()) return false;
+    auto it = noqa.find(source->position(span.begin).line);
+    return it != noqa.end() && it->second.suppresses(d);
+  };
+
   ir::DiagnosticBag diags;
+  // Only what is reported counts toward the limit: not a code the selection drops, nor one a
+  // `# noqa` silences.
+  if (options.max_errors)
+    diags.set_error_limit(options.max_errors, [&](const ir::Diagnostic& d) {
+      return options.rules.enabled(d.code, default_enabled(d.code)) && !silenced_by_noqa(d);
+    });
   syntax::FrontendResult fe = syntax::parse_tree(tree, diags);
   result.module = fe.module;
   lint::WrittenFacts facts = lint::collect_written_facts(*fe.module);
   facts.incomplete_module = !fe.failed_functions.empty();
   facts.is_module_class = fe.is_module_class;
-  normalize_module(*fe.module, diags);
+  // Past the error limit nothing more is checked.
+  if (!diags.limit_reached()) normalize_module(*fe.module, diags);
   WellFormedOptions well_formed;
   well_formed.standalone_functions = !fe.is_module_class;
-  check_well_formed(*fe.module, diags, well_formed);
+  if (!diags.limit_reached()) check_well_formed(*fe.module, diags, well_formed);
   diags.remove_duplicates();
   size_t first_lint = diags.size();
-  lint::run_lints(
-      *fe.module, tree.get(), facts,
-      [&](const lint::LintRule& rule) { return options.rules.enabled(rule.code, rule.default_on); },
-      diags);
+  if (!diags.limit_reached())
+    lint::run_lints(
+        *fe.module, tree.get(), facts,
+        [&](const lint::LintRule& rule) {
+          return options.rules.enabled(rule.code, rule.default_on);
+        },
+        diags);
 
   // Lint rules that yield to errors are dropped where an error already points.
   std::vector<const ir::Diagnostic*> errors;
   for (size_t i = 0; i < first_lint; ++i) {
     if (diags.items()[i].severity == ir::Severity::kError) errors.push_back(&diags.items()[i]);
   }
-  lint::NoqaMap noqa;
-  if (options.honour_noqa && tree) noqa = lint::collect_noqa(*tree);
-  auto source = tree ? ir::SourceManager::global().get(tree->file()) : nullptr;
 
   for (size_t i = 0; i < diags.size(); ++i) {
     ir::Diagnostic& d = diags.items()[i];
-    // Every diagnostic points into the file, at its start when nothing better is known.
-    if (!d.span.is_known() && tree) d.span = ir::Span{tree->file(), 0, 0};
+    d.span = located(d.span);
     if (i >= first_lint) {
       const lint::LintRule* rule = lint::LintRegistry::global().find(d.code);
       if (rule && rule->yields_to_errors &&
@@ -97,12 +118,9 @@ CheckResult check_tree(std::shared_ptr<const syntax::SyntaxTree> tree,
     } else if (!options.rules.enabled(d.code, default_enabled(d.code))) {
       continue;
     }
-    if (!noqa.empty() && source && d.span.file == tree->file()) {
-      auto it = noqa.find(source->position(d.span.begin).line);
-      if (it != noqa.end() && it->second.suppresses(d)) {
-        ++result.suppressed;
-        continue;
-      }
+    if (silenced_by_noqa(d)) {
+      ++result.suppressed;
+      continue;
     }
     // A fix that deletes a comment loses what the author wrote: never applied without asking.
     if (d.fix && d.fix->safety == ir::FixSafety::kSafe && source &&
@@ -124,6 +142,12 @@ CheckResult check_tree(std::shared_ptr<const syntax::SyntaxTree> tree,
                        return severity_rank(a.severity) < severity_rank(b.severity);
                      return a.code < b.code;
                    });
+  // E0001 ends the list: it says where checking stopped.
+  ir::Diagnostic notice;
+  if (limit_notice(diags, notice)) {
+    notice.span = located(notice.span);
+    result.diagnostics.push_back(std::move(notice));
+  }
   return result;
 }
 

@@ -18,10 +18,14 @@ struct CheckOptions {
   lint::RuleSelection rules;
   // Honour `# noqa` comments (`relax check --ignore-noqa` turns this off).
   bool honour_noqa = true;
+  // Stop after this many reported errors (0: no limit; `relax check --max-errors`): the rest of
+  // the file is not checked, and the diagnostics end with E0001 at the first error left out.
+  size_t max_errors = 0;
 };
 
 struct CheckResult {
-  // The reported diagnostics, sorted by position (then errors first, then by code).
+  // The reported diagnostics, sorted by position (then errors first, then by code); E0001 last
+  // when the error limit stopped the check.
   std::vector<ir::Diagnostic> diagnostics;
   // How many diagnostics `# noqa` comments silenced.
   size_t suppressed = 0;

@@ -29,12 +29,13 @@ ir::Ref<ir::IRModule> load_relax_module(const std::string& path, int& exit_code)
   }
   exit_code = kExitInputErrors;
   // The steps of `relax check` before its lint rules, so that the two agree on every file.
-  ir::DiagnosticBag diags;
+  ir::DiagnosticBag diags = input_diagnostics();
   syntax::FrontendResult result = syntax::parse_text(std::move(*text), display_name(path), diags);
-  analysis::normalize_module(*result.module, diags);
+  // Past --max-errors nothing more is checked (the module has errors either way).
+  if (!diags.limit_reached()) analysis::normalize_module(*result.module, diags);
   analysis::WellFormedOptions well_formed;
   well_formed.standalone_functions = !result.is_module_class;
-  analysis::check_well_formed(*result.module, diags, well_formed);
+  if (!diags.limit_reached()) analysis::check_well_formed(*result.module, diags, well_formed);
   print_diagnostics(diags);
   if (diags.has_errors()) return nullptr;
   return result.module;

@@ -91,6 +91,7 @@ Runner add_build_command(CLI::App& app) {
   add_schedule_option(cmd, o->pipeline);
   add_plugin_option(cmd, o->pipeline);
   add_placement_options(cmd, o->pipeline);
+  add_max_errors_option(cmd);
   cmd->footer(
       "Prints `Built OUT (...) in T` on stderr for the file it writes.\n"
       "Run `relax passes` for the pass names.\nExit codes: 0 ok, 1 errors in the input or the "

@@ -10,6 +10,7 @@
 #include "analysis/diagnostics/catalog.h"
 #include "analysis/diagnostics/github.h"
 #include "analysis/diagnostics/json.h"
+#include "analysis/diagnostics/limits.h"
 #include "analysis/diagnostics/sarif.h"
 #include "analysis/diagnostics/terminal.h"
 #include "analysis/fix.h"
@@ -127,12 +128,21 @@ struct FileFixes {
 std::string summary_text(const std::vector<ir::Diagnostic>& remaining,
                          const analysis::FixableCounts& fixable,
                          const std::vector<FileFixes>& fixes, bool fix_mode, bool unsafe_fixes) {
-  size_t errors = 0, warnings = 0, notes = 0;
+  size_t errors = 0, warnings = 0, notes = 0, stopped = 0;
   for (const auto& d : remaining) {
-    if (d.severity == ir::Severity::kError) ++errors;
+    // E0001 (the error limit) is not an error of the input: it says some were not shown.
+    if (analysis::is_limit_notice(d))
+      ++stopped;
+    else if (d.severity == ir::Severity::kError)
+      ++errors;
     if (d.severity == ir::Severity::kWarning) ++warnings;
     if (d.severity == ir::Severity::kNote) ++notes;
   }
+  size_t reported = remaining.size() - stopped;
+  std::string limited = stopped ? "; " + plural(stopped, "file was", "files were") +
+                                      " not checked to the end (--max-errors " +
+                                      std::to_string(cli::global_options().max_errors) + ")"
+                                : "";
   size_t fixed = 0;
   for (const auto& f : fixes)
     for (const auto& [code, n] : f.fixed) fixed += n;
@@ -151,11 +161,12 @@ std::string summary_text(const std::vector<ir::Diagnostic>& remaining,
   }
   if (remaining.empty() && !fixed) return out + "All checks passed!\n";
   if (fix_mode && fixed) {
-    out += "Found " + plural(fixed + remaining.size(), "diagnostic", "diagnostics") + " (" +
-           std::to_string(fixed) + " fixed, " + std::to_string(remaining.size()) + " remaining" +
-           (remaining.empty() ? "" : ": " + severity_counts(errors, warnings, notes)) + ").\n";
+    out += "Found " + plural(fixed + reported, "diagnostic", "diagnostics") + " (" +
+           std::to_string(fixed) + " fixed, " + std::to_string(reported) + " remaining" +
+           (reported == 0 ? "" : ": " + severity_counts(errors, warnings, notes)) + ")" + limited +
+           ".\n";
   } else {
-    out += "Found " + severity_counts(errors, warnings, notes) + ".\n";
+    out += "Found " + severity_counts(errors, warnings, notes) + limited + ".\n";
   }
   std::string hidden = fixable.unsafe_only && !unsafe_fixes
                            ? plural(fixable.unsafe_only, "hidden fix", "hidden fixes") +
@@ -207,6 +218,12 @@ void fix_files(const Options& o, const std::vector<std::string>& files,
 int run_check(const Options& o) {
   analysis::CheckOptions options;
   options.honour_noqa = !o.ignore_noqa;
+  // The error limit stops each file's check (bounded work) where exact counts are not needed:
+  // --statistics counts everything, and --fix compares error counts before and after a fix
+  // (its result is capped afterwards).
+  size_t max_errors = global_options().max_errors;
+  bool fix_mode = o.fix || o.diff;
+  if (!o.statistics && !fix_mode) options.max_errors = max_errors;
   if (!parse_selector_options(o.select, options.rules.select, "--select") ||
       !parse_selector_options(o.extend_select, options.rules.extend_select, "--extend-select") ||
       !parse_selector_options(o.ignore, options.rules.ignore, "--ignore"))
@@ -215,7 +232,6 @@ int run_check(const Options& o) {
     print_error("--statistics works with --format text or json");
     return kExitUsage;
   }
-  bool fix_mode = o.fix || o.diff;
   bool reads_stdin = std::find(o.inputs.begin(), o.inputs.end(), "-") != o.inputs.end();
   // Standard output carries the diff, or the fixed text of standard input.
   if ((o.diff || (o.fix && reads_stdin)) && (o.format != "text" || o.statistics)) {
@@ -266,6 +282,7 @@ int run_check(const Options& o) {
   }
   if (inputs.files.empty() && inputs.errors.empty())
     std::cerr << "relax: warning: no .relax files found\n";
+  if (o.fix && !o.diff) analysis::cap_errors(all, max_errors);
 
   size_t errors = 0, warnings = 0;
   std::map<std::string, size_t> counts;
@@ -306,7 +323,8 @@ int run_check(const Options& o) {
     analysis::TerminalStyle style;
     style.color = stderr_color();
     style.summary = false;
-    std::cerr << analysis::render_terminal(all, style);
+    style.max_warnings = max_errors;
+    analysis::render_terminal(all, style, std::cerr);
     if (!inputs.files.empty())
       std::cerr << summary_text(all, fixable, fixes, fix_mode, o.unsafe_fixes);
   }
@@ -365,6 +383,12 @@ Runner add_check_command(CLI::App& app) {
   cmd->add_flag("--diff", options->diff,
                 "Write nothing; print the unified diff --fix would make (exit 1 if it would "
                 "change a file)");
+  add_max_errors_option(
+      cmd,
+      "Stop checking a file after N errors (default 100; 0: no limit); E0001 then says where "
+      "checking stopped. Every format shows at most N errors per file; the text format also "
+      "shows at most N warnings per file (the summary counts them all). --statistics counts "
+      "without a limit");
   cmd->footer(
       "Suppression: `# noqa` at the end of a line silences the warnings reported on that line;\n"
       "`# noqa: W1001, W1002` only the listed codes (errors only when named). Syntax errors "

@@ -75,6 +75,9 @@ Runner add_fmt_command(CLI::App& app) {
                   "Also rewrite spellings to a profile: legacy (TVM v0.20-v0.23) or current (TVM "
                   "main, 2026)")
       ->check(CLI::IsMember({"legacy", "current"}));
+  add_max_errors_option(cmd,
+                        "Show at most N errors and N warnings per file (default 100; 0: all); "
+                        "E0001 says how many more errors there are");
   cmd->footer(
       "Files are rewritten in place unless --check or --diff is given; - formats standard input "
       "to\n"

@@ -60,6 +60,7 @@ Runner add_opt_command(CLI::App& app) {
                 "Write the values of constants (bound weights) as TVM's metadata section at the "
                 "top of the text, so that it builds again (default on; --no-show-meta prints "
                 "TVM's \"Metadata omitted\" comment instead)");
+  add_max_errors_option(cmd);
   cmd->footer(
       "Example: relax opt model.relax -p LegalizeOps,AnnotateTIROpPattern,FoldConstant\n"
       "With --schedule the schedule runs right after LegalizeOps (in -p or in `default`), or "

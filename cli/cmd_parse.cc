@@ -56,6 +56,7 @@ Runner add_parse_command(CLI::App& app) {
   cmd->add_flag("--tree", options->tree,
                 "Print the concrete syntax tree as an S-expression (the default output)");
   cmd->add_flag("!--no-positions", options->positions, "Leave out [row, column] positions");
+  add_max_errors_option(cmd);
   cmd->footer(
       "Syntax errors are reported on stderr. Exit codes: 0 ok, 1 syntax errors, 2 usage or I/O "
       "errors.");
@@ -67,7 +68,7 @@ Runner add_parse_command(CLI::App& app) {
     std::ostringstream out;
     write_tree(out, tree->root(), nullptr, 0, options->positions);
     std::cout << out.str() << "\n";
-    ir::DiagnosticBag diags;
+    ir::DiagnosticBag diags = input_diagnostics();
     syntax::report_syntax_errors(*tree, diags);
     print_diagnostics(diags);
     return diags.has_errors() ? kExitInputErrors : kExitOk;

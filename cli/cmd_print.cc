@@ -27,6 +27,7 @@ Runner add_print_command(CLI::App& app) {
   cmd->add_flag("--show-meta,!--no-show-meta", options->show_meta,
                 "Write the values of constants as TVM's metadata section at the top of the text "
                 "(default on; --no-show-meta prints TVM's \"Metadata omitted\" comment instead)");
+  add_max_errors_option(cmd);
   cmd->footer(
       "Every binding is printed with its inferred struct info (a compatible annotation on a call "
       "is kept).\n"
@@ -39,7 +40,7 @@ Runner add_print_command(CLI::App& app) {
     auto text = read_input(options->input);
     if (!text) return kExitUsage;
     bool trailing_newline = !text->empty() && text->back() == '\n';
-    ir::DiagnosticBag diags;
+    ir::DiagnosticBag diags = input_diagnostics();
     syntax::FrontendResult result =
         syntax::parse_text(std::move(*text), display_name(options->input), diags);
     analysis::normalize_module(*result.module, diags);

@@ -225,6 +225,7 @@ Runner add_run_command(CLI::App& app) {
   cmd->add_option("--target", o->target, "Target (default llvm: the host CPU)");
   cmd->add_option("--seed", o->seed, "Seed of --random (default 0)")->transform(whole_integer());
   add_bounds_check_flag(cmd, o->bounds_check);
+  add_max_errors_option(cmd);
   cmd->footer(
       "Exit codes: 0 ok, 1 errors in the input, the build or the run, 2 usage or I/O errors.");
   return [o, repeat]() -> int {

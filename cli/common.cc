@@ -14,6 +14,7 @@
 #include <sstream>
 #include <vector>
 
+#include "analysis/diagnostics/limits.h"
 #include "analysis/diagnostics/terminal.h"
 #include "cli/commands.h"
 #include "ir/parse_int.h"
@@ -25,6 +26,27 @@ namespace fs = std::filesystem;
 GlobalOptions& global_options() {
   static GlobalOptions options;
   return options;
+}
+
+void add_max_errors_option(CLI::App* cmd, const std::string& help) {
+  cmd->add_option("--max-errors", global_options().max_errors,
+                  help.empty() ? "Stop after N errors in a file (default 100; 0: no limit): the "
+                                 "rest of the file is not checked and E0001 says so; at most N "
+                                 "warnings per file are shown"
+                               : help)
+      ->check(CLI::Validator(
+          [](std::string& value) -> std::string {
+            if (!value.empty() && value.find_first_not_of("0123456789") == std::string::npos)
+              return "";
+            return "expected a number of errors (0: no limit), not `" + value + "`";
+          },
+          ""));
+}
+
+ir::DiagnosticBag input_diagnostics() {
+  ir::DiagnosticBag diags;
+  diags.set_error_limit(global_options().max_errors);
+  return diags;
 }
 
 std::optional<std::string> read_input(const std::string& path) {
@@ -67,9 +89,16 @@ bool stderr_color() {
 void print_diagnostics(const ir::DiagnosticBag& diags) {
   analysis::TerminalStyle style;
   style.color = stderr_color();
+  size_t limit = global_options().max_errors;
+  style.max_warnings = limit;
   ir::DiagnosticBag unique = diags;
   unique.remove_duplicates();
-  std::cerr << analysis::render_terminal(unique.items(), style);
+  std::vector<ir::Diagnostic> shown = std::move(unique.items());
+  ir::Diagnostic notice;
+  if (analysis::limit_notice(diags, notice)) shown.push_back(std::move(notice));
+  // A bag filled without a limit (the compiler's) is capped here.
+  analysis::cap_errors(shown, limit);
+  analysis::render_terminal(shown, style, std::cerr);
   std::cerr.flush();
 }
 

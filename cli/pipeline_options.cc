@@ -45,7 +45,7 @@ int prepare_pipeline_options(PipelineOptions& o) {
   if (o.schedule.empty()) return kExitOk;
   auto text = read_input(o.schedule);
   if (!text) return kExitUsage;
-  ir::DiagnosticBag diags;
+  ir::DiagnosticBag diags = input_diagnostics();
   o.script =
       compiler::tir::ScheduleScript::parse(std::move(*text), display_name(o.schedule), diags);
   print_diagnostics(diags);

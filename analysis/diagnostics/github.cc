@@ -69,8 +69,9 @@ const char* command_name(ir::Severity s) {
 
 std::string render_github(const std::vector<ir::Diagnostic>& diags) {
   std::string out;
+  SourceRanges ranges;
   for (const auto& d : diags) {
-    SourceRange r = source_range(d.span);
+    SourceRange r = ranges(d.span);
     std::string props;
     if (r.known) {
       props += "file=" + github_escape_property(r.file);
@@ -84,7 +85,7 @@ std::string render_github(const std::vector<ir::Diagnostic>& diags) {
     // The annotation's text: the message, then the labels and notes on their own lines.
     std::string message = d.message;
     for (const auto& label : d.labels) {
-      SourceRange lr = source_range(label.span);
+      SourceRange lr = ranges(label.span);
       message += "\n" + lr.file + ":" + std::to_string(lr.line) + ":" + std::to_string(lr.column) +
                  ": " + label.message;
     }

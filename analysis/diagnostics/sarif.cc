@@ -53,8 +53,8 @@ json region(const SourceRange& r) {
               {"endColumn", r.end_column}};
 }
 
-json physical_location(const ir::Span& span) {
-  SourceRange r = source_range(span);
+json physical_location(const ir::Span& span, SourceRanges& ranges) {
+  SourceRange r = ranges(span);
   return json{{"artifactLocation", artifact_location(r.file)}, {"region", region(r)}};
 }
 
@@ -116,6 +116,7 @@ std::string render_sarif(const std::vector<ir::Diagnostic>& diags, const SarifOp
   }
 
   json results = json::array();
+  SourceRanges ranges;
   for (const auto& d : diags) {
     json result = json::object();
     if (!d.code.empty()) {
@@ -126,18 +127,19 @@ std::string render_sarif(const std::vector<ir::Diagnostic>& diags, const SarifOp
     std::string text = d.message;
     for (const auto& note : d.notes) text += "\nnote: " + note;
     result["message"] = json{{"text", text}};
-    result["locations"] = json::array({json{{"physicalLocation", physical_location(d.span)}}});
+    result["locations"] =
+        json::array({json{{"physicalLocation", physical_location(d.span, ranges)}}});
     if (!d.labels.empty()) {
       json related = json::array();
       for (size_t i = 0; i < d.labels.size(); ++i) {
         related.push_back(json{{"id", i + 1},
-                               {"physicalLocation", physical_location(d.labels[i].span)},
+                               {"physicalLocation", physical_location(d.labels[i].span, ranges)},
                                {"message", json{{"text", d.labels[i].message}}}});
       }
       result["relatedLocations"] = std::move(related);
     }
     if (d.fix) {
-      SourceRange r = source_range(d.fix->span);
+      SourceRange r = ranges(d.fix->span);
       json replacement{{"deletedRegion", region(r)},
                        {"insertedContent", json{{"text", d.fix->replacement}}}};
       json change{{"artifactLocation", artifact_location(r.file)},

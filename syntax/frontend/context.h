@@ -85,6 +85,10 @@ class Frontend {
   }
   ir::Diagnostic& warning(std::string code, ir::Span span, std::string message);
   size_t error_count() const { return diags_.error_count(); }
+  // The error limit was reached (ir::DiagnosticBag): nothing more is evaluated (eval gives
+  // errors without reporting), statements are skipped, and the function being parsed and every
+  // later one are left out of the module as failed.
+  bool stopped() const { return diags_.limit_reached(); }
 
   // --- Scopes ----------------------------------------------------------------------------------
   void push_scope();

@@ -59,6 +59,7 @@ int64_t py_floordiv(int64_t a, int64_t b) {
 }  // namespace
 
 Value Frontend::eval(Node expr) {
+  if (stopped()) return Value::error(expr.span());
   if (eval_depth_ >= kMaxEvalDepth) {
     error("E0242", expr,
           "expression nested more than " + std::to_string(kMaxEvalDepth) + " levels deep");

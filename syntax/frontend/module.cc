@@ -352,6 +352,12 @@ class ModuleParser {
     }
     for (PendingFunction& p : pending_) {
       if (p.kind == DefKind::kUnknown) continue;
+      // Past the error limit nothing more is checked: the functions not parsed are left out.
+      if (fe_.stopped()) {
+        failed_.push_back(p.gvar->name);
+        fe_.module->remove(p.gvar->name);
+        continue;
+      }
       size_t errors_before = fe_.error_count();
       ir::ObjectRef func;
       if (p.kind == DefKind::kRelax) {

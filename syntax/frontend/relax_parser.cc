@@ -197,6 +197,7 @@ class FunctionParser {
   }
 
   void statement(Node s) {
+    if (fe_.stopped()) return;  // the function is left out: see Frontend::stopped
     if (s.has_error()) {
       poison_targets(s);
       return;
@@ -1023,10 +1024,9 @@ void register_relax_builtins(Frontend& fe) {
 void declare_relax_function(Frontend& fe, Node decorated, const ir::Ref<ir::GlobalVar>& gvar) {
   Node def = decorated.field(Field::kDefinition);
   if (!def || !gvar) return;
-  size_t before = fe.diags().items().size();
+  ir::DiagnosticBag::Mark before = fe.diags().mark();
   DecoratorFlags flags = read_decorator(fe, decorated);
-  auto& items = fe.diags().items();
-  items.erase(items.begin() + static_cast<std::ptrdiff_t>(before), items.end());
+  fe.diags().rollback(before);
   gvar->struct_info = quiet_signature(fe, def, flags.pure);
 }
 

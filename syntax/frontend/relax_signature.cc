@@ -290,7 +290,7 @@ Ref<ir::FuncStructInfo> signature_sinfo(const Signature& sig, bool pure) {
 // Evaluates a signature only for its struct info, leaving no diagnostics or names behind (they
 // are reported when the function itself is parsed).
 Ref<ir::FuncStructInfo> quiet_signature(Frontend& fe, Node def, bool pure) {
-  size_t before = fe.diags().items().size();
+  ir::DiagnosticBag::Mark before = fe.diags().mark();
   Ref<ir::FuncStructInfo> out;
   {
     Frontend::ScopeGuard scope(fe);
@@ -299,8 +299,7 @@ Ref<ir::FuncStructInfo> quiet_signature(Frontend& fe, Node def, bool pure) {
     Signature sig = parse_signature(fe, def, st);
     if (sig.ok) out = signature_sinfo(sig, pure);
   }
-  auto& items = fe.diags().items();
-  items.erase(items.begin() + static_cast<std::ptrdiff_t>(before), items.end());
+  fe.diags().rollback(before);
   return out;
 }
 

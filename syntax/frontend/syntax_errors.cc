@@ -226,7 +226,8 @@ void report_syntax_errors(const SyntaxTree& tree, ir::DiagnosticBag& diags) {
   // lookup is unreliable for zero-width MISSING nodes).
   std::vector<std::pair<Node, Node>> stack{{root, Node()}};
   size_t curly_noted_up_to = 0;
-  while (!stack.empty()) {
+  // Past the error limit (ir::DiagnosticBag) the rest of the tree is not looked at.
+  while (!stack.empty() && !diags.limit_reached()) {
     auto [node, parent] = stack.back();
     stack.pop_back();
     if (node.is_error()) {

@@ -153,6 +153,7 @@ void StmtParser::parse_suite(Node block, StmtSink& sink) {
 }
 
 void StmtParser::parse_stmt(Node stmt, StmtSink& sink) {
+  if (fe_.stopped()) return;  // the prim_func is left out: see Frontend::stopped
   switch (stmt.kind()) {
     case NodeKind::kComment:
     case NodeKind::kPassStatement:
