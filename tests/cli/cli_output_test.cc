@@ -100,6 +100,20 @@ TEST_CASE("relax run -o: a failed write exits 2 and leaves no file") {
   } else {
     WARN("no /dev/full: that write failure is not tested");
   }
+  // A folder that cannot be written (only a failure when not root: root writes anyway).
+  fs::create_directory(w / "ro");
+  fs::permissions(w / "ro", fs::perms::owner_read | fs::perms::owner_exec);
+  CommandResult ro = run_command(relax_args({"run", w.src, w.a, w.b, "-o", w / "ro/out.npy"}));
+  if (::geteuid() != 0) {
+    CHECK(ro.exit_code == 2);
+    CHECK(contains(ro.err, "Permission denied"));
+    CHECK(dir_entries(w / "ro").empty());
+  } else {
+    WARN("running as root: a read-only folder does not stop the write (tested by the limit below)");
+    CHECK(ro.exit_code == 0);
+  }
+  fs::permissions(w / "ro", fs::perms::owner_all);
+  fs::remove_all(w / "ro");
   // A folder that does not exist.
   CommandResult missing = run_command(relax_args({"run", w.src, w.a, w.b, "-o", w / "no/out.npy"}));
   CHECK(missing.exit_code == 2);
