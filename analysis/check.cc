@@ -199,23 +199,27 @@ InputFiles expand_inputs(const std::vector<std::string>& inputs) {
   return out;
 }
 
-bool read_source(const std::string& path, std::string& text, std::string& error) {
+bool read_source(const std::string& path, std::string& text, std::string& error, bool* bom) {
   if (path == "-") {
     std::ostringstream ss;
     ss << std::cin.rdbuf();
     text = ss.str();
-    return true;
+  } else {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      error = "cannot open '" + path + "': " + std::strerror(errno);
+      return false;
+    }
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (in.bad()) {
+      error = "cannot read '" + path + "'";
+      return false;
+    }
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = "cannot open '" + path + "': " + std::strerror(errno);
-    return false;
-  }
-  text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  if (in.bad()) {
-    error = "cannot read '" + path + "'";
-    return false;
-  }
+  constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+  bool has_bom = text.starts_with(kByteOrderMark);
+  if (has_bom) text.erase(0, kByteOrderMark.size());
+  if (bom) *bom = has_bom;
   return true;
 }
 

@@ -63,7 +63,10 @@ struct FileCheck {
   CheckResult result;
 };
 // Reads a file, or standard input for "-"; false with `error` set ("cannot open 'x': ...").
-bool read_source(const std::string& path, std::string& text, std::string& error);
+// A UTF-8 byte order mark is not part of `text` (so columns count from the first character);
+// `bom`, when given, says whether there was one.
+bool read_source(const std::string& path, std::string& text, std::string& error,
+                 bool* bom = nullptr);
 
 // Reads and checks each file (after expand_inputs), in order.
 std::vector<FileCheck> check_files(const std::vector<std::string>& files,

@@ -94,6 +94,8 @@ Runner add_build_command(CLI::App& app) {
   add_max_errors_option(cmd);
   cmd->footer(
       "Prints `Built OUT (...) in T` on stderr for the file it writes.\n"
+      "Outputs are written atomically (a temporary file beside them, then a rename) and never over "
+      "an\ninput file; a failed write exits 2 and keeps the previous file.\n"
       "Run `relax passes` for the pass names.\nExit codes: 0 ok, 1 errors in the input or the "
       "build, 2 usage or I/O errors.");
   return [o]() -> int {
@@ -112,6 +114,21 @@ Runner add_build_command(CLI::App& app) {
       print_error("cannot write a model library to standard output (give -o FILE, or --emit)");
       return kExitUsage;
     }
+    // Where the result goes (none: bytecode without -o prints only the disassembly).
+    std::string path;
+    if (o->emit == "bytecode") {
+      if (o->output != "-") path = o->output;
+    } else {
+      std::string extension = o->emit == "llvm"  ? ".ll"
+                              : o->emit == "asm" ? ".s"
+                              : o->emit == "tir" ? ".tir.relax"
+                                                 : ".so";
+      path = o->output.empty() ? default_output(o->input, extension) : o->output;
+    }
+    std::vector<std::string> inputs = {o->input, o->params, o->pipeline.schedule};
+    inputs.insert(inputs.end(), o->pipeline.plugins.begin(), o->pipeline.plugins.end());
+    if (!refuse_overwriting_inputs(o->output.empty() ? "the output" : "-o", path, inputs))
+      return kExitUsage;
     int load_exit = kExitOk;
     auto module = load_relax_module(o->input, load_exit);
     if (!module) return load_exit;
@@ -160,23 +177,21 @@ Runner add_build_command(CLI::App& app) {
       vm_functions += f.kind == vm::FunctionKind::kVMFunction;
     std::string kernels = count_of(result.prim_funcs.size(), "kernel", "kernels");
 
-    // What to write, and where.
-    std::string path, what;
+    // What to write.
+    std::string what;
     std::string bytes;
     int exit = kExitOk;
     if (o->emit == "bytecode") {
       // The disassembly on stdout as before; -o also writes the serialized executable.
       std::cout << result.executable->disassemble();
       std::cout.flush();
-      if (!o->output.empty() && o->output != "-") {
-        path = o->output;
+      if (!path.empty()) {
         std::vector<uint8_t> saved = result.executable->save();
         bytes.assign(saved.begin(), saved.end());
         what = "executable, " + count_of(vm_functions, "function", "functions");
       }
     } else if (o->emit == "llvm" || o->emit == "asm") {
       bool llvm = o->emit == "llvm";
-      path = o->output.empty() ? default_output(o->input, llvm ? ".ll" : ".s") : o->output;
       auto text = compiler::emit_kernels(
           result.prim_funcs, *target,
           llvm ? compiler::KernelText::kLLVM : compiler::KernelText::kAssembly, ctx.diagnostics(),
@@ -187,7 +202,6 @@ Runner add_build_command(CLI::App& app) {
         bytes = std::move(*text);
       what = std::string(llvm ? "LLVM IR, " : "assembly, ") + kernels;
     } else if (o->emit == "tir") {
-      path = o->output.empty() ? default_output(o->input, ".tir.relax") : o->output;
       auto lowered =
           compiler::lower_kernels(result.prim_funcs, *target, ctx.diagnostics(), timings);
       if (!lowered) {
@@ -200,7 +214,6 @@ Runner add_build_command(CLI::App& app) {
       }
       what = "TIR, " + kernels;
     } else {
-      path = o->output.empty() ? default_output(o->input, ".so") : o->output;
       what = count_of(vm_functions, "function", "functions") + ", " + kernels;
       const auto& writer = compiler::library_writer();
       if (!writer) {
@@ -209,10 +222,14 @@ Runner add_build_command(CLI::App& app) {
                     "is not linked in)");
         return kExitInputErrors;
       }
-      // The library writer links into a temporary file and renames it over `path`.
+      // The library writer links into a temporary file beside `path` and renames it over it.
       if (!writer(result.prim_funcs, result.executable->save(), *target, path, ctx.diagnostics(),
-                  timings))
-        exit = kExitInputErrors;
+                  timings)) {
+        // E0713 (the file could not be written, or linked) is an I/O error.
+        bool io = false;
+        for (const auto& d : ctx.diagnostics().items()) io |= d.code == "E0713";
+        exit = io ? kExitUsage : kExitInputErrors;
+      }
     }
     print_timings();
     print_diagnostics(ctx.diagnostics());

@@ -191,12 +191,14 @@ void fix_files(const Options& o, const std::vector<std::string>& files,
   analysis::FixOptions fix;
   fix.unsafe = o.unsafe_fixes;
   for (const std::string& path : files) {
-    std::string text, error;
-    if (!analysis::read_source(path, text, error)) {
+    std::string error;
+    std::optional<SourceFile> source = read_source_file(path, error);
+    if (!source) {
       print_error(error);
       io_errors.push_back(error);
       continue;
     }
+    const std::string& text = source->text;
     std::string name = display_name(path);
     analysis::FixOutcome r = analysis::fix_text(text, name, options, fix);
     bool changed = r.text != text;
@@ -204,8 +206,8 @@ void fix_files(const Options& o, const std::vector<std::string>& files,
     if (o.diff) {
       if (changed) std::cout << syntax::unified_diff(text, r.text, name);
     } else if (path == "-") {
-      std::cout << r.text;
-    } else if (changed && !write_file_atomically(path, r.text)) {
+      rewrite_source_file(path, *source, r.text);
+    } else if (changed && !rewrite_source_file(path, *source, r.text)) {
       io_errors.push_back("cannot write '" + path + "'");
       // Nothing was written: what the file still has is what the first check found.
       r = analysis::fix_text(text, name, options, analysis::FixOptions{false, 0});
@@ -394,7 +396,10 @@ Runner add_check_command(CLI::App& app) {
       "`# noqa: W1001, W1002` only the listed codes (errors only when named). Syntax errors "
       "(E01xx)\n"
       "are always reported. Lint rules and their defaults: docs/diagnostics.md.\n"
-      "Fixes: a fix is applied only when the file still checks with no more errors than before.\n"
+      "Fixes: a fix is applied only when the file still checks with no more errors than before;\n"
+      "--fix rewrites files as `relax fmt` does (atomically, through symbolic links, keeping "
+      "mode,\n"
+      "owner and a byte order mark).\n"
       "Exit codes: 0 no errors (warnings allowed unless --warnings-as-errors), 1 errors found (or\n"
       "warnings with --warnings-as-errors), 2 usage or I/O errors (an unreadable or missing file "
       "is\n"

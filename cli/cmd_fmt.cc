@@ -1,6 +1,6 @@
-// `relax fmt`: format .relax files in place (atomically, keeping the file mode), to standard
-// output for `-`, or only report with --check / --diff. A file that cannot be formatted safely
-// is reported and left untouched.
+// `relax fmt`: format .relax files in place (atomically, through symbolic links, keeping mode,
+// owner and a byte order mark), to standard output for `-`, or only report with --check /
+// --diff. A file that cannot be formatted safely, or written, is reported and left untouched.
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
@@ -79,14 +79,14 @@ Runner add_fmt_command(CLI::App& app) {
                         "Show at most N errors and N warnings per file (default 100; 0: all); "
                         "E0001 says how many more errors there are");
   cmd->footer(
-      "Files are rewritten in place unless --check or --diff is given; - formats standard input "
-      "to\n"
-      "standard output. A file is only written when its formatted text parses to the same IR (or,\n"
-      "when the IR cannot be built, the same syntax tree) with the same comments; otherwise it is\n"
-      "left untouched and reported.\n"
-      "Exit codes: 0 ok, 1 files would change (--check, --diff) or could not be formatted, 2 "
-      "usage\n"
-      "or I/O errors.");
+      "Files are rewritten in place unless --check or --diff is given, atomically (a temporary\n"
+      "file and a rename: a symbolic link's target is rewritten and the link kept; mode, owner\n"
+      "and a UTF-8 byte order mark are kept); - formats standard input to standard output. A file\n"
+      "is only written when its formatted text parses to the same IR (or, when the IR cannot be\n"
+      "built, the same syntax tree) with the same comments; otherwise it is left untouched and\n"
+      "reported. A file that cannot be written is reported and counted as not written.\n"
+      "Exit codes: 0 ok, 1 files would change (--check, --diff) or could not be formatted, 2\n"
+      "usage or I/O errors (a file that could not be read or written).");
   return [options]() -> int {
     std::vector<std::string> files;
     bool io_ok = collect(options->inputs, files);
@@ -95,15 +95,18 @@ Runner add_fmt_command(CLI::App& app) {
     if (options->profile == "legacy") fo.profile = syntax::Profile::kLegacy;
     if (options->profile == "current") fo.profile = syntax::Profile::kCurrent;
     bool report_only = options->check || options->diff;
-    size_t changed = 0, unchanged = 0, failed = 0;
+    size_t changed = 0, unchanged = 0, failed = 0, unwritten = 0;
     for (const std::string& path : files) {
-      std::optional<std::string> text = read_input(path);
-      if (!text) {
+      std::string error;
+      std::optional<SourceFile> source = read_source_file(path, error);
+      if (!source) {
+        print_error(error);
         io_ok = false;
         continue;
       }
+      const std::string& text = source->text;
       ir::DiagnosticBag diags;
-      syntax::FormatResult r = syntax::format_text(*text, fo, diags, display_name(path));
+      syntax::FormatResult r = syntax::format_text(text, fo, diags, display_name(path));
       print_diagnostics(diags);
       if (!r.ok) {
         ++failed;
@@ -111,19 +114,19 @@ Runner add_fmt_command(CLI::App& app) {
       }
       if (!r.changed) {
         ++unchanged;
-        if (path == "-" && !report_only) std::cout << r.text;
+        if (path == "-" && !report_only) rewrite_source_file(path, *source, r.text);
+        continue;
+      }
+      if (options->diff) std::cout << syntax::unified_diff(text, r.text, display_name(path));
+      if (options->check && !options->diff)
+        std::cout << "would reformat " << display_name(path) << "\n";
+      if (!report_only && !rewrite_source_file(path, *source, r.text)) {
+        // Reported by the writer; the file is as it was.
+        ++unwritten;
+        io_ok = false;
         continue;
       }
       ++changed;
-      if (options->diff) std::cout << syntax::unified_diff(*text, r.text, display_name(path));
-      if (options->check && !options->diff)
-        std::cout << "would reformat " << display_name(path) << "\n";
-      if (report_only) continue;
-      if (path == "-") {
-        std::cout << r.text;
-      } else if (!write_file_atomically(path, r.text)) {
-        io_ok = false;
-      }
     }
     std::cout.flush();
     bool stdin_only = files.size() == 1 && files[0] == "-";
@@ -134,6 +137,9 @@ Runner add_fmt_command(CLI::App& app) {
       if (failed)
         std::cerr << ", " << failed << (failed == 1 ? " file" : " files")
                   << " could not be formatted";
+      if (unwritten)
+        std::cerr << ", " << unwritten << (unwritten == 1 ? " file" : " files")
+                  << " could not be written";
       std::cerr << "\n";
     }
     if (!io_ok) return kExitUsage;

@@ -65,9 +65,14 @@ Runner add_opt_command(CLI::App& app) {
       "Example: relax opt model.relax -p LegalizeOps,AnnotateTIROpPattern,FoldConstant\n"
       "With --schedule the schedule runs right after LegalizeOps (in -p or in `default`), or "
       "first when no LegalizeOps runs, unless -p names ApplySchedule.\n"
+      "Outputs are written atomically (a temporary file beside them, then a rename) and never over "
+      "an\ninput file; a failed write exits 2 and keeps the previous file.\n"
       "Run `relax passes` for the pass names.\nExit codes: 0 ok, 1 errors in the input or "
       "reported by a pass, 2 usage or I/O errors.");
   return [o]() -> int {
+    std::vector<std::string> inputs = {o->input, o->params, o->pipeline.schedule};
+    inputs.insert(inputs.end(), o->pipeline.plugins.begin(), o->pipeline.plugins.end());
+    if (!refuse_overwriting_inputs("-o", o->output, inputs)) return kExitUsage;
     if (int rc = prepare_pipeline_options(o->pipeline); rc != kExitOk) return rc;
     if (o->passes.empty() && !o->pipeline.script) {
       print_error("give the passes to run with -p (or a schedule file with --schedule)");

@@ -117,15 +117,19 @@ json value_json(const vm::Value& v) {
   return j;
 }
 
-bool write_outputs(const vm::Value& v, const std::string& path) {
+// Writes the result to `path` (a tuple to PATH_0.npy, PATH_1.npy, ...), each file atomically and
+// never over one of the command's `inputs`.
+bool write_outputs(const vm::Value& v, const std::string& path,
+                   const std::vector<std::string>& inputs) {
   if (const vm::TupleObj* tup = v.as_tuple()) {
     auto dot = path.rfind(".npy");
     std::string stem = dot == std::string::npos ? path : path.substr(0, dot);
     for (size_t i = 0; i < tup->size(); ++i) {
-      if (!write_outputs((*tup)[i], stem + "_" + std::to_string(i) + ".npy")) return false;
+      if (!write_outputs((*tup)[i], stem + "_" + std::to_string(i) + ".npy", inputs)) return false;
     }
     return true;
   }
+  if (!refuse_overwriting_inputs("-o", path, inputs)) return false;
   const vm::TensorObj* t = v.as_tensor();
   if (!t) {
     print_error("cannot write " + path + ": the result is " + vm::describe_value(v) +
@@ -227,8 +231,20 @@ Runner add_run_command(CLI::App& app) {
   add_bounds_check_flag(cmd, o->bounds_check);
   add_max_errors_option(cmd);
   cmd->footer(
+      "Outputs are written atomically (a temporary file beside them, then a rename) and never over "
+      "an\ninput file; a failed write exits 2 and keeps the previous file.\n"
       "Exit codes: 0 ok, 1 errors in the input, the build or the run, 2 usage or I/O errors.");
   return [o, repeat]() -> int {
+    // Every file the command reads: no output may replace one.
+    std::vector<std::string> read_files = {o->input, o->params};
+    read_files.insert(read_files.end(), o->load.begin(), o->load.end());
+    for (const std::string& a : o->args) {
+      auto eq = a.find('=');
+      read_files.push_back(eq == std::string::npos ? a : a.substr(eq + 1));
+    }
+    if (!refuse_overwriting_inputs("-o", o->output, read_files) ||
+        !refuse_overwriting_inputs("--trace", o->trace, read_files))
+      return kExitUsage;
     std::vector<std::shared_ptr<const vm::KernelLibrary>> libraries;
     for (const std::string& path : o->load) {
       auto lib = vm::SharedLibrary::open(path);
@@ -496,7 +512,7 @@ Runner add_run_command(CLI::App& app) {
         return kExitUsage;
       }
     }
-    if (!o->output.empty() && !write_outputs(*result, o->output)) return kExitUsage;
+    if (!o->output.empty() && !write_outputs(*result, o->output, read_files)) return kExitUsage;
     return kExitOk;
   };
 }

@@ -1,7 +1,6 @@
 // Input reading and diagnostic output for the command line.
 #include "cli/common.h"
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -14,10 +13,12 @@
 #include <sstream>
 #include <vector>
 
+#include "analysis/check.h"
 #include "analysis/diagnostics/limits.h"
 #include "analysis/diagnostics/terminal.h"
 #include "cli/commands.h"
 #include "ir/parse_int.h"
+#include "vm/io/atomic_file.h"
 
 namespace relax::cli {
 
@@ -112,48 +113,38 @@ bool write_file_atomically(const std::string& path, std::string_view text) {
     }
     return true;
   }
-  // The mode of the file it replaces, or what a plain create would give.
-  mode_t mode = 0;
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0) {
-    mode = st.st_mode & 07777;
-  } else {
-    mode_t mask = ::umask(0);
-    ::umask(mask);
-    mode = 0666 & ~mask;
-  }
-  fs::path p(path);
-  std::string dir = p.has_parent_path() ? p.parent_path().string() : ".";
-  std::string tmpl = dir + "/." + p.filename().string() + ".tmp-XXXXXX";
-  std::vector<char> name(tmpl.begin(), tmpl.end());
-  name.push_back('\0');
-  int fd = ::mkstemp(name.data());
-  if (fd < 0) {
-    print_error("cannot create a temporary file next to '" + path + "': " + std::strerror(errno));
-    return false;
-  }
-  std::string tmp(name.data());
-  size_t written = 0;
-  bool ok = true;
-  while (written < text.size()) {
-    ssize_t n = ::write(fd, text.data() + written, text.size() - written);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      ok = false;
-      break;
+  vm::Status written = vm::write_file_atomically(path, text);
+  if (!written) print_error(written.error().message);
+  return written.ok();
+}
+
+bool refuse_overwriting_inputs(const std::string& option, const std::string& output,
+                               const std::vector<std::string>& inputs) {
+  if (output.empty() || output == "-") return true;
+  for (const std::string& input : inputs) {
+    if (input.empty() || input == "-") continue;
+    std::error_code ec;
+    if (fs::equivalent(output, input, ec)) {
+      print_error("refusing to write " + option + " " + output + ": it is the input " + input +
+                  (output == input ? "" : " (the same file)") + "; give another output path");
+      return false;
     }
-    written += static_cast<size_t>(n);
-  }
-  if (ok && ::fchmod(fd, mode) != 0) ok = false;
-  if (ok && ::fsync(fd) != 0) ok = false;
-  if (::close(fd) != 0) ok = false;
-  if (ok && ::rename(tmp.c_str(), path.c_str()) != 0) ok = false;
-  if (!ok) {
-    print_error("cannot write '" + path + "': " + std::strerror(errno));
-    ::unlink(tmp.c_str());
-    return false;
   }
   return true;
+}
+
+std::optional<SourceFile> read_source_file(const std::string& path, std::string& error) {
+  SourceFile file;
+  if (!analysis::read_source(path, file.text, error, &file.bom)) return std::nullopt;
+  return file;
+}
+
+bool rewrite_source_file(const std::string& path, const SourceFile& original,
+                         std::string_view text) {
+  if (!original.bom) return write_file_atomically(path, text);
+  std::string with_bom("\xEF\xBB\xBF");
+  with_bom.append(text);
+  return write_file_atomically(path, with_bom);
 }
 
 void print_error(const std::string& message) {

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ir/diagnostic.h"
 
@@ -48,10 +49,30 @@ bool stderr_color();
 // --max-errors: the first N errors (then E0001) and at most N warnings per file.
 void print_diagnostics(const ir::DiagnosticBag& diags);
 
-// Writes `text` to `path` through a temporary file in the same directory and a rename (keeping
-// the mode of a file it replaces), so readers never see half a file. Reports and returns false
-// on an I/O error. "-" writes to standard output.
+// Writes `text` to `path` atomically (vm/io/atomic_file.h: a temporary file beside it and a
+// rename; a symbolic link's target is replaced, the mode, owner and group of a replaced file are
+// kept; on failure the previous file is untouched and no temporary is left). Reports and returns
+// false on an I/O error. "-" writes to standard output.
 bool write_file_atomically(const std::string& path, std::string_view text);
+
+// Refuses (reports, returns false) an output path that names one of the command's input files
+// (compared with std::filesystem::equivalent, so `./a.relax` and symbolic links count). `option`
+// names the output in the message ("-o", "--trace"). Empty paths and "-" are skipped.
+bool refuse_overwriting_inputs(const std::string& option, const std::string& output,
+                               const std::vector<std::string>& inputs);
+
+// A source file that `relax fmt` and `relax check --fix` rewrite in place: the text read past a
+// UTF-8 byte order mark, and whether it had one (written back with it).
+struct SourceFile {
+  std::string text;
+  bool bom = false;
+};
+// Reads `path` ("-": standard input); nullopt with `error` set when it cannot be read.
+std::optional<SourceFile> read_source_file(const std::string& path, std::string& error);
+// Writes `text` back over `path` (standard output for "-") with the file's byte order mark, the
+// way write_file_atomically does: through a symbolic link, keeping mode, owner and group.
+bool rewrite_source_file(const std::string& path, const SourceFile& original,
+                         std::string_view text);
 
 // Prints "relax: error: <message>" to stderr.
 void print_error(const std::string& message);

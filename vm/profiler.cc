@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <fstream>
 
+#include "vm/io/atomic_file.h"
+
 namespace relax::vm {
 
 Profiler::Profiler(bool trace) : trace_(trace), origin_(Clock::now()) {}
@@ -130,11 +132,7 @@ std::string Profiler::chrome_trace() const {
 }
 
 Status Profiler::write_chrome_trace(const std::string& path) const {
-  std::ofstream out(path, std::ios::binary);
-  std::string text = chrome_trace();
-  out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  if (!out) return Error{"cannot write " + path};
-  return {};
+  return write_file_atomically(path, chrome_trace());
 }
 
 }  // namespace relax::vm

@@ -20,6 +20,7 @@
 #include <iterator>
 
 #include "vm/executable.h"
+#include "vm/io/atomic_file.h"
 
 namespace relax::vm {
 
@@ -308,11 +309,8 @@ Result<std::shared_ptr<Executable>> Executable::load(std::span<const uint8_t> by
 
 Status Executable::save_file(const std::string& path) const {
   std::vector<uint8_t> bytes = save();
-  std::ofstream out(path, std::ios::binary);
-  out.write(reinterpret_cast<const char*>(bytes.data()),
-            static_cast<std::streamsize>(bytes.size()));
-  if (!out) return Error{"cannot write " + path};
-  return {};
+  return write_file_atomically(
+      path, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
 
 Result<std::shared_ptr<Executable>> Executable::load_file(const std::string& path) {

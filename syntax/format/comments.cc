@@ -553,6 +553,7 @@ Comments::Comments(const Ast& ast) : ast_(ast), formatted_(ast.comments().size()
     placer.decorate(d);
     Placement p = placer.place(d);
     attach(p.node, p.kind, i);
+    if (p.kind == 1 && ast.node(p.node).type == NodeType::kUnaryOp) ++floating_;
   }
 }
 

@@ -34,6 +34,10 @@ class Comments {
   void mark_formatted(uint32_t i) { formatted_[i] = true; }
   void mark_unformatted(uint32_t i) { formatted_[i] = false; }
   bool any_comments() const { return !ast_.comments().empty(); }
+  // End-of-line comments right after a prefix operator (`not  # c` with the operand on the next
+  // line). The layout prints them as line suffixes, so they land at the end of whatever line the
+  // operand ends up on: their final place depends on the layout that their width helped choose.
+  size_t floating() const { return floating_; }
 
  private:
   struct Slots {
@@ -59,6 +63,7 @@ class Comments {
   std::vector<int32_t> slot_of_;  // node -> index in slots_, or -1 (empty without comments)
   std::vector<Slots> slots_;
   std::vector<char> formatted_;
+  size_t floating_ = 0;
 };
 
 }  // namespace relax::syntax::format

@@ -47,11 +47,12 @@ void use_line_ending(std::string& out, std::string_view ending) {
   out = std::move(converted);
 }
 
-// Lays out a formatter tree. Returns false (with a diagnostic) when a comment could not be
-// placed.
-bool layout(const format::Ast& ast, uint32_t file, const FormatOptions& options, std::string& out,
-            ir::DiagnosticBag& diags) {
+// Lays out a formatter tree once. Returns false (with a diagnostic) when a comment could not be
+// placed; `floating` is how many of its comments were floating (comments.h).
+bool layout_once(const format::Ast& ast, uint32_t file, const FormatOptions& options,
+                 std::string& out, ir::DiagnosticBag& diags, size_t& floating) {
   format::Comments comments(ast);
+  floating = comments.floating();
   format::Document doc;
   doc.reserve(ast.size() * 2, ast.source().size());
   format::Formatter formatter(ast, comments, doc);
@@ -69,6 +70,34 @@ bool layout(const format::Ast& ast, uint32_t file, const FormatOptions& options,
   po.line_width = options.line_width;
   out = format::print_document(doc, po);
   use_line_ending(out, line_ending(ast.source()));
+  return true;
+}
+
+// Lays out a formatter tree. A floating comment (after a prefix operator: `(not  # c` with the
+// operand on the next line) is printed at the end of the line its operand lands on, but the
+// layout was chosen with the comment's width and line break at the operator; formatting that
+// output again can choose differently (ruff's own output is not stable there: `d = not flag  # c`
+// over the width, parenthesized by a second run). So a layout with floating comments is laid out
+// once more from its own output, where every comment sits where it landed: the result is what
+// formatting twice gives, and formatting it again changes nothing. Files without floating
+// comments (nearly all) are laid out once.
+bool layout(const format::Ast& ast, uint32_t file, const FormatOptions& options, std::string& out,
+            ir::DiagnosticBag& diags) {
+  size_t floating = 0;
+  if (!layout_once(ast, file, options, out, diags, floating)) return false;
+  if (floating == 0) return true;
+  std::unique_ptr<format::Ast> again = format::Ast::parse(out);
+  std::shared_ptr<const SyntaxTree> tree;
+  if (!again) {
+    tree = SyntaxTree::parse(out, file);
+    // Not expected; the checks of the caller report an output that does not parse.
+    if (tree->root().has_error()) return true;
+    again = std::make_unique<format::Ast>(*tree);
+  }
+  std::string second;
+  ir::DiagnosticBag ignored;
+  size_t still_floating = 0;
+  if (layout_once(*again, file, options, second, ignored, still_floating)) out = std::move(second);
   return true;
 }
 

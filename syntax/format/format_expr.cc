@@ -130,10 +130,12 @@ static bool starts_with_keyword(std::string_view text, std::string_view word) {
 void Formatter::expr(int32_t e, Parens p) {
   const AstNode& node = n(e);
   bool paren = p == Parens::kPreserve ? node.parens > 0 : p == Parens::kAlways;
-  // Verbatim expressions keep the parentheses they were written with.
-  // (`yield` and `await` follow their own rules, in needs_parentheses.)
+  // Verbatim expressions keep the parentheses they were written with. (`yield` and `await`
+  // follow their own rules, in needs_parentheses, unless their text spans lines: `await  # c` and
+  // the operand on the next line is only valid inside the parentheses.)
   if (node.type == NodeType::kVerbatimExpr && node.parens > 0 &&
-      !starts_with_keyword(node.text, "yield") && !starts_with_keyword(node.text, "await")) {
+      ((!starts_with_keyword(node.text, "yield") && !starts_with_keyword(node.text, "await")) ||
+       node.text.find_first_of("\r\n") != std::string_view::npos)) {
     paren = true;
   }
   if (paren) {
@@ -263,6 +265,11 @@ NeedsParens Formatter::needs_parentheses(int32_t e, int32_t parent) const {
     case NodeType::kVerbatimExpr:
       // `yield` needs no parentheses as the value of an assignment and keeps them elsewhere;
       // `await x` is as free as its operand.
+      // `await` or `yield` over several lines (a comment after the keyword) keeps its own
+      // parentheses (in expr), or needs some.
+      if ((starts_with_keyword(node.text, "yield") || starts_with_keyword(node.text, "await")) &&
+          node.text.find_first_of("\r\n") != std::string_view::npos)
+        return node.parens > 0 ? NeedsParens::kNever : NeedsParens::kAlways;
       if (starts_with_keyword(node.text, "yield")) {
         bool assigned = parent != kNone && (n(parent).type == NodeType::kAssign ||
                                             n(parent).type == NodeType::kAnnAssign ||

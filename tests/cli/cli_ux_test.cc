@@ -498,3 +498,41 @@ TEST_CASE("relax check --fix applies the safe fixes and reports what is left") {
     CHECK(relax::test::read_file(file) == kFixed + text.substr(kFixable.size()));
   }
 }
+
+TEST_CASE("relax check --fix rewrites files as relax fmt does") {
+  TempDir dir;
+  SECTION("through a symbolic link: the target is fixed, the link stays") {
+    fs::create_directories(dir.path / "src");
+    dir.write("src/model.relax", kFixable);
+    fs::create_symlink("src/model.relax", dir.path / "model.relax");
+    auto r = run_command(relax_args({"check", "--fix", (dir.path / "model.relax").string()}));
+    CHECK(r.exit_code == 0);
+    CHECK(fs::is_symlink(dir.path / "model.relax"));
+    CHECK(relax::test::read_file(dir.path / "src" / "model.relax") == kFixed);
+    CHECK(relax::test::dir_entries(dir.path / "src") == std::vector<std::string>{"model.relax"});
+  }
+  SECTION("a byte order mark is kept, and columns count from the first character") {
+    const std::string bom = "\xEF\xBB\xBF";
+    std::string file = dir.write("bom.relax", bom + kFixable);
+    auto plain = run_command(relax_args({"check", file}));
+    CHECK(contains(plain.err, file + ":3:5: warning[W1001]"));
+    auto r = run_command(relax_args({"check", "--fix", file}));
+    CHECK(r.exit_code == 0);
+    CHECK(relax::test::read_file(file) == bom + kFixed);
+    CHECK(run_command(relax_args({"check", "--fix", "-"}), bom + kFixable).out == bom + kFixed);
+  }
+  SECTION("a failed write is an I/O error and leaves the file as it was") {
+    // A file-size limit (`ulimit -f`) fails for root too.
+    std::string text = kFixable;
+    for (int i = 0; i < 100; ++i) text += "# padding line " + std::to_string(i) + "\n";
+    std::string file = dir.write("big.relax", text);
+    auto r =
+        run_command(relax::test::with_file_size_limit(1, relax_args({"check", "--fix", file})));
+    CHECK(r.exit_code == 2);
+    CHECK(contains(r.err, "relax: error: cannot write " + file + ": File too large\n"));
+    CHECK(contains(r.err, "Found 2 warnings.\n"));
+    CHECK_FALSE(contains(r.err, "fixed"));
+    CHECK(relax::test::read_file(file) == text);
+    CHECK(relax::test::dir_entries(dir.path) == std::vector<std::string>{"big.relax"});
+  }
+}

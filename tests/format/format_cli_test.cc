@@ -1,5 +1,6 @@
-// `relax fmt` end to end: in-place writes (atomic, mode kept), standard input, --check and
-// --diff (exit codes and output), directories, and files with syntax errors left untouched.
+// `relax fmt` end to end: in-place writes (atomic, mode kept, through symbolic links, owner and
+// byte order mark kept, failed writes reported), standard input, --check and --diff (exit codes
+// and output), directories, and files with syntax errors left untouched.
 #include <catch2/catch.hpp>
 
 #include <sys/stat.h>
@@ -154,4 +155,79 @@ TEST_CASE("relax fmt --profile rewrites spellings") {
   test::CommandResult back = fmt({"--profile", "legacy", "-"}, r.out);
   CHECK(back.exit_code == 0);
   CHECK(back.out == legacy);
+}
+
+TEST_CASE("relax fmt formats the target of a symbolic link and keeps the link") {
+  TempDir dir;
+  std::filesystem::create_directories(dir.path / "src");
+  auto target = dir.path / "src" / "model.relax";
+  auto link = dir.path / "model.relax";
+  test::write_file(target, kUnformatted);
+  std::filesystem::create_symlink("src/model.relax", link);
+  test::CommandResult r = fmt({link.string()});
+  CHECK(r.exit_code == 0);
+  CHECK(r.err == "1 file reformatted, 0 files left unchanged\n");
+  CHECK(std::filesystem::is_symlink(link));
+  CHECK(std::filesystem::read_symlink(link) == "src/model.relax");
+  CHECK(test::read_file(target) == kFormatted);
+  CHECK(test::dir_entries(dir.path / "src") == std::vector<std::string>{"model.relax"});
+  CHECK(test::dir_entries(dir.path) == std::vector<std::string>{"model.relax", "src"});
+}
+
+TEST_CASE("relax fmt keeps a UTF-8 byte order mark") {
+  const std::string bom = "\xEF\xBB\xBF";
+  TempDir dir;
+  auto file = dir.path / "bom.relax";
+  test::write_file(file, bom + kUnformatted);
+  test::CommandResult r = fmt({file.string()});
+  CHECK(r.exit_code == 0);
+  CHECK(test::read_file(file) == bom + kFormatted);
+  // Formatted already (the mark is not a change), and standard input keeps it too.
+  r = fmt({file.string()});
+  CHECK(r.err == "0 files reformatted, 1 file left unchanged\n");
+  CHECK(fmt({"-"}, bom + kUnformatted).out == bom + kFormatted);
+  CHECK(fmt({"-"}, bom + kFormatted).out == bom + kFormatted);
+  CHECK(fmt({"--check", file.string()}).exit_code == 0);
+}
+
+TEST_CASE("relax fmt keeps the owner and group of a file it rewrites as root") {
+  if (::geteuid() != 0) {
+    WARN("not root: rewriting another user's file is only possible (and tested) as root");
+    return;
+  }
+  TempDir dir;
+  auto file = dir.path / "owned.relax";
+  test::write_file(file, kUnformatted);
+  REQUIRE(::chown(file.c_str(), 1234, 5678) == 0);
+  REQUIRE(::chmod(file.c_str(), 0604) == 0);
+  test::CommandResult r = fmt({file.string()});
+  CHECK(r.exit_code == 0);
+  CHECK(test::read_file(file) == kFormatted);
+  struct stat st {};
+  REQUIRE(::stat(file.c_str(), &st) == 0);
+  CHECK(st.st_uid == 1234u);
+  CHECK(st.st_gid == 5678u);
+  CHECK((st.st_mode & 07777) == 0604);
+}
+
+TEST_CASE("relax fmt reports a file it could not write, and leaves it as it was") {
+  // The write fails by a file-size limit (`ulimit -f`): that fails for root too, where a
+  // read-only folder would not stop the write.
+  TempDir dir;
+  auto big = dir.path / "big.relax";
+  auto small = dir.path / "small.relax";
+  std::string text;
+  for (int i = 0; i < 300; ++i) text += "x" + std::to_string(i) + " = foo( a,b )\n";
+  test::write_file(big, text);
+  test::write_file(small, kUnformatted);
+  std::vector<std::string> argv = {test::relax_binary(), "--color",     "never", "fmt",
+                                   big.string(),         small.string()};
+  test::CommandResult r = test::run_command(test::with_file_size_limit(1, argv));
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "relax: error: cannot write " + big.string() +
+                     ": File too large\n"
+                     "1 file reformatted, 0 files left unchanged, 1 file could not be written\n");
+  CHECK(test::read_file(big) == text);
+  CHECK(test::read_file(small) == kFormatted);
+  CHECK(test::dir_entries(dir.path) == std::vector<std::string>{"big.relax", "small.relax"});
 }

@@ -76,6 +76,83 @@ std::vector<FormatInput> all_format_inputs(bool with_conformance) {
   return out;
 }
 
+std::vector<FormatInput> prefix_comment_inputs() {
+  // {C} is the comment; every body sits in a Relax function of a module.
+  static const std::pair<const char*, const char*> kCases[] = {
+      {"not", "d = (not  {C}\n            flag)"},
+      {"neg", "d = (-  {C}\n            flag)"},
+      {"invert", "d = (~  {C}\n            flag)"},
+      {"plus", "d = (+  {C}\n            flag)"},
+      {"not-not", "d = (not  {C}\n            not flag)"},
+      {"not-not-inner", "d = (not not  {C}\n            flag)"},
+      {"not-neg", "d = (not -  {C}\n            flag)"},
+      {"not-attribute", "d = (not  {C}\n            x.y)"},
+      {"not-call", "d = (not  {C}\n            f(x))"},
+      {"not-long-call",
+       "d = (not  {C}\n            ffffffffffffffffffffffffff(aaaaaaaaaaaaaaaaaaaaaa, "
+       "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb, cccccccc))"},
+      {"neg-number", "d = (-  {C}\n            1)"},
+      {"not-parenthesized-operand", "d = (not  {C}\n            (flag))"},
+      {"return", "return (not  {C}\n            flag)"},
+      {"return-tuple", "return (-  {C}\n            x), y"},
+      {"if", "if (not  {C}\n            flag):\n            pass"},
+      {"while", "while (not  {C}\n            flag):\n            pass"},
+      {"assert", "assert (not  {C}\n            flag)"},
+      {"assert-message", "assert x, (not  {C}\n            flag)"},
+      {"for", "for i in (-  {C}\n            x):\n            pass"},
+      {"augmented", "d += (-  {C}\n            b)"},
+      {"annotated", "d: R.Tensor = (-  {C}\n            b)"},
+      {"expression-statement", "(not  {C}\n            flag)"},
+      {"binary-last", "d = (a + -  {C}\n            b)"},
+      {"binary-middle", "d = (a + -  {C}\n            b + c)"},
+      {"binary-in-call", "d = f(a + -  {C}\n            b)"},
+      {"boolean", "d = (x and not  {C}\n            y)"},
+      {"comparison", "d = (x < -  {C}\n            y)"},
+      {"conditional-else", "d = (x if c else -  {C}\n            y)"},
+      {"conditional-body", "d = (-  {C}\n            x if c else y)"},
+      {"parenthesized-operand-of-binary", "d = (not  {C}\n            flag) + 1"},
+      {"attribute-of-parenthesized", "d = (-  {C}\n            x).y"},
+      {"lambda", "d = (lambda: -  {C}\n            y)"},
+      {"tuple-first", "d = (-  {C}\n            x, y)"},
+      {"tuple-last", "d = (y, -  {C}\n            x)"},
+      {"list", "d = [not  {C}\n            flag]"},
+      {"dict-value", "d = {1: -  {C}\n            x}"},
+      {"call", "d = f(not  {C}\n            flag)"},
+      {"keyword", "d = f(x=-  {C}\n            1)"},
+      {"starred", "d = f(*(-  {C}\n            x))"},
+      {"subscript", "d = a[-  {C}\n            1]"},
+      {"subscript-not", "d = a[not  {C}\n            x]"},
+      {"slice", "d = a[1:-  {C}\n            1]"},
+      {"with", "with (-  {C}\n            x) as y:\n            pass"},
+      {"await", "d = (await  {C}\n            flag)"},
+      {"not-await", "d = (not await  {C}\n            flag)"},
+      {"await-in-call", "d = f(await  {C}\n            flag)"},
+      {"await-in-binary", "d = (a + await  {C}\n            b)"},
+      {"yield", "d = (yield  {C}\n            flag)"},
+  };
+  std::vector<FormatInput> out;
+  for (const auto& [name, body] : kCases) {
+    // Every length where the layout can change (65 to 92), and a few shorter and longer ones.
+    std::vector<int> lengths = {30, 40, 50, 60, 96, 99};
+    for (int length = 65; length <= 92; ++length) lengths.push_back(length);
+    for (int length : lengths) {
+      std::string b = body;
+      b.replace(b.find("{C}"), 3, "# " + std::string(static_cast<size_t>(length) - 2, 'x'));
+      out.push_back({std::string("prefix-comment:") + name + ":" + std::to_string(length),
+                     "from tvm.script import ir as I\nfrom tvm.script import relax as R\n\n\n"
+                     "@I.ir_module\nclass Module:\n    @R.function\n"
+                     "    def main(flag: R.Tensor((), \"bool\")):\n        " +
+                         b + "\n        return d\n"});
+    }
+  }
+  return out;
+}
+
+std::string prefix_comment_case(const std::string& name) {
+  size_t a = name.find(':'), b = name.rfind(':');
+  return name.substr(a + 1, b - a - 1);
+}
+
 std::string relax_binary() {
   return RELAX_BINARY;
 }

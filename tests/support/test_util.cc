@@ -144,4 +144,21 @@ CommandResult run_command(const std::vector<std::string>& argv, const std::strin
   return result;
 }
 
+std::vector<std::string> dir_entries(const std::filesystem::path& dir) {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<std::string> with_file_size_limit(int kib, const std::vector<std::string>& argv) {
+  // POSIX sh counts `ulimit -f` in 512-byte blocks.
+  std::vector<std::string> out = {
+      "/bin/sh", "-c",
+      "trap '' XFSZ; ulimit -f " + std::to_string(kib * 2) + " && exec \"$0\" \"$@\""};
+  out.insert(out.end(), argv.begin(), argv.end());
+  return out;
+}
+
 }  // namespace relax::test

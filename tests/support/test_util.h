@@ -48,4 +48,13 @@ struct CommandResult {
 CommandResult run_command(const std::vector<std::string>& argv, const std::string& input = "",
                           const std::filesystem::path& cwd = {});
 
+// The names in `dir` (not recursive, dot files included), sorted: what a test that no temporary
+// file is left behind compares.
+std::vector<std::string> dir_entries(const std::filesystem::path& dir);
+
+// `argv` run with writes limited to `kib` KiB per file (`ulimit -f`, SIGXFSZ ignored, so a write
+// past it fails with EFBIG). A write failure that also happens as root, where permission tricks
+// (a read-only folder) do not fail.
+std::vector<std::string> with_file_size_limit(int kib, const std::vector<std::string>& argv);
+
 }  // namespace relax::test

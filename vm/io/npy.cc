@@ -9,6 +9,8 @@
 #include <iterator>
 #include <optional>
 
+#include "vm/io/atomic_file.h"
+
 namespace relax::vm {
 
 namespace {
@@ -298,11 +300,8 @@ Result<std::vector<uint8_t>> encode_npy(const TensorObj& tensor) {
 Status write_npy(const std::string& path, const TensorObj& tensor) {
   auto bytes = encode_npy(tensor);
   if (!bytes) return bytes.error();
-  std::ofstream out(path, std::ios::binary);
-  out.write(reinterpret_cast<const char*>(bytes->data()),
-            static_cast<std::streamsize>(bytes->size()));
-  if (!out) return Error{"cannot write " + path};
-  return {};
+  return write_file_atomically(
+      path, std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()));
 }
 
 }  // namespace relax::vm

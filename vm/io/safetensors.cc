@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "vm/io/atomic_file.h"
+
 namespace relax::vm {
 
 namespace {
@@ -236,11 +238,8 @@ Status write_safetensors(const std::string& path, const std::vector<NamedTensor>
                          const std::map<std::string, std::string>& metadata) {
   auto bytes = encode_safetensors(tensors, metadata);
   if (!bytes) return bytes.error();
-  std::ofstream out(path, std::ios::binary);
-  out.write(reinterpret_cast<const char*>(bytes->data()),
-            static_cast<std::streamsize>(bytes->size()));
-  if (!out) return Error{"cannot write " + path};
-  return {};
+  return write_file_atomically(
+      path, std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()));
 }
 
 }  // namespace relax::vm

@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -20,6 +19,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include "compiler/codegen/llvm/llvm_internal.h"
+#include "vm/io/atomic_file.h"
 
 extern char** environ;
 
@@ -104,51 +104,51 @@ bool write_shared_library(const std::vector<KernelSource>& funcs,
     diags.error("E0713", ir::Span::unknown(), "cannot write `" + path + "`: " + message);
     return false;
   };
-  // Every intermediate file sits beside the output, so that the final rename is atomic.
-  std::string stem = path + "." + std::to_string(getpid());
-  std::string object = stem + ".o";
-  std::string log = stem + ".log";
-  std::string linked = stem + ".tmp";
+  auto io_error = [&](const vm::Error& e) {
+    diags.error("E0713", ir::Span::unknown(), e.message);
+    return false;
+  };
+  // Every intermediate file is a temporary beside the output, so that the final rename is atomic;
+  // each is removed on every path out of here (and when the process is killed by a signal).
+  auto object = vm::TempFile::create(path, ".o");
+  if (!object) return io_error(object.error());
+  auto log = vm::TempFile::create(path, ".log");
+  if (!log) return io_error(log.error());
+  auto linked = vm::TempFile::create(path, ".so");
+  if (!linked) return io_error(linked.error());
   {
     StepTimer timer(timings, "object emission");
-    std::error_code ec;
-    llvm::raw_fd_ostream out(object, ec, llvm::sys::fs::OF_None);
-    if (ec) return error("cannot create the object file `" + object + "`: " + ec.message());
+    llvm::raw_fd_ostream out(object->fd(), /*shouldClose=*/false);
     llvm::legacy::PassManager pm;
     if (tm->addPassesToEmitFile(pm, out, nullptr, llvm::CodeGenFileType::ObjectFile))
       return error("LLVM cannot emit an object file for this target");
     pm.run(*module);
     out.flush();
-    if (out.has_error()) return error("writing the object file failed");
+    if (out.has_error()) {
+      std::string reason = out.error().message();
+      out.clear_error();  // handled here (an uncleared error aborts in the destructor)
+      return error("writing the object file failed: " + reason);
+    }
   }
+  if (vm::Status s = object->close(); !s) return io_error(s.error());
+  // The linker and its log write these by name.
+  if (vm::Status s = linked->close(); !s) return io_error(s.error());
+  if (vm::Status s = log->close(); !s) return io_error(s.error());
   const char* cc_env = std::getenv("CC");
   std::string cc = cc_env && *cc_env ? cc_env : "cc";
   int rc = 0;
   {
     StepTimer timer(timings, "linking");
-    rc = run_linker({cc, "-shared", "-o", linked, object, "-lm"}, log);
+    rc = run_linker({cc, "-shared", "-o", linked->path(), object->path(), "-lm"}, log->path());
   }
-  std::string output;
-  {
-    std::ifstream in(log);
+  if (rc != 0) {
+    std::ifstream in(log->path());
     std::stringstream ss;
     ss << in.rdbuf();
-    output = ss.str();
-  }
-  std::error_code ignored;
-  std::filesystem::remove(object, ignored);
-  std::filesystem::remove(log, ignored);
-  if (rc != 0) {
-    std::filesystem::remove(linked, ignored);
     if (rc < 0) return error("cannot run `" + cc + "`");
-    return error("`" + cc + " -shared` failed (exit " + std::to_string(rc) + "): " + output);
+    return error("`" + cc + " -shared` failed (exit " + std::to_string(rc) + "): " + ss.str());
   }
-  std::error_code ec;
-  std::filesystem::rename(linked, path, ec);
-  if (ec) {
-    std::filesystem::remove(linked, ignored);
-    return error(ec.message());
-  }
+  if (vm::Status s = linked->commit(); !s) return io_error(s.error());
   return true;
 }
 

@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
+
+#include <cstdlib>
 #include <filesystem>
 
 #include "compiler/codegen/llvm/llvm_codegen.h"
@@ -69,4 +71,36 @@ def f(A: T.Buffer((4,), "float32")):
                                        "/nonexistent-dir/x/model.so", diags));
   REQUIRE(diags.size() == 1);
   CHECK(diags.items()[0].code == "E0713");
+}
+
+TEST_CASE("llvm shared library: no temporary is left, on success or failure") {
+  auto funcs = parse_kernels(R"(
+@T.prim_func
+def f(A: T.Buffer((4,), "float32")):
+    for i in range(4):
+        A[i] = T.float32(0)
+)");
+  test::TempDir dir("relax_llvm_so_temps");
+  std::string path = (dir / "model.so").string();
+  ir::DiagnosticBag ok;
+  std::vector<uint8_t> blob = {1, 2, 3}, other = {4, 5, 6};
+  REQUIRE(cg::write_shared_library(funcs, blob, compiler::Target::host(), path, ok));
+  CHECK(test::dir_entries(dir.path()) == std::vector<std::string>{"model.so"});
+  std::string built = test::read_file(path);
+  // The C compiler fails: an E0713 with its exit status; the library is as it was.
+  const char* old_cc = std::getenv("CC");
+  std::string saved = old_cc ? old_cc : "";
+  ::setenv("CC", "false", 1);
+  ir::DiagnosticBag diags;
+  bool written = cg::write_shared_library(funcs, other, compiler::Target::host(), path, diags);
+  if (old_cc)
+    ::setenv("CC", saved.c_str(), 1);
+  else
+    ::unsetenv("CC");
+  CHECK_FALSE(written);
+  REQUIRE(diags.size() == 1);
+  CHECK(diags.items()[0].code == "E0713");
+  CHECK(diags.items()[0].message.find("`false -shared` failed (exit 1)") != std::string::npos);
+  CHECK(test::read_file(path) == built);
+  CHECK(test::dir_entries(dir.path()) == std::vector<std::string>{"model.so"});
 }
