@@ -3,6 +3,7 @@
 // first when timing with --repeat), print the result and timing as text or one JSON object, and
 // write the result.
 #include <algorithm>
+#include <filesystem>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -256,6 +257,16 @@ Runner add_run_command(CLI::App& app) {
     }
     auto kind = detect_file_kind(o->input);
     if (!kind) return kExitUsage;
+    // The content decides what a file is; but a `.so` that is not ELF (an empty or cut-off copy,
+    // a text file renamed) is a broken model library, not a module to parse.
+    if (o->input.ends_with(".so") && *kind != FileKind::kSharedLibrary) {
+      std::error_code ec;
+      bool empty = std::filesystem::file_size(o->input, ec) == 0 && !ec;
+      print_error("cannot load " + o->input + ": it is not an ELF shared library (" +
+                  (empty ? std::string("the file is empty") : std::string(describe(*kind))) +
+                  ")");
+      return kExitInputErrors;
+    }
     std::optional<vm::Module> model;
     if (*kind == FileKind::kSharedLibrary) {
       if (o->bounds_check) {

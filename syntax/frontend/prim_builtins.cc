@@ -141,11 +141,24 @@ template <ObjectKind kKind>
 Value folding_binary(Frontend& fe, const CallArgs& call) {
   Ref<PrimExpr> a, b;
   if (!two_prims(fe, call, a, b)) return Value::error(call.span());
-  Ref<PrimExpr> out = prim_arith(kKind, a, b, call.span());
+  bool overflowed = false;
+  Ref<PrimExpr> out = prim_arith(kKind, a, b, call.span(), &overflowed);
   if (!out) {
     fe.error("E0241", call.node,
              call.name + ": operand types " + a->dtype.str() + " and " + b->dtype.str() +
                  " do not match");
+    return Value::error(call.span());
+  }
+  // As for the operators: constants whose exact result leaves the dtype (INT64_MIN // -1) are an
+  // error, never a wrapped value or a kernel that traps.
+  if (overflowed) {
+    auto text = [](const Ref<PrimExpr>& e) {
+      auto c = as_const_int(e);
+      return c ? std::to_string(*c) : std::string("?");
+    };
+    fe.error("E0249", call.node,
+             "integer overflow: " + call.name + "(" + text(a) + ", " + text(b) +
+                 ") does not fit in " + out->dtype.str());
     return Value::error(call.span());
   }
   return Value::object(out, call.span());

@@ -199,3 +199,24 @@ def f(A: T.Buffer((16,), "float32"), I: T.Buffer((4,), "int32"), B: T.Buffer((4,
 )");
   CHECK(gather.codes().empty());
 }
+
+TEST_CASE("tir bounds: a predicated vector access is not checked lane by lane") {
+  // A vectorized split's last chunk: 16 lanes from 32 reach 47 in a buffer of 34, and the mask
+  // keeps the store to the lanes below 34 (TIR lowering emits this for simple_cnn's padding).
+  auto r = checked(R"(
+@T.prim_func
+def f(A: T.Buffer((34,), "float32")):
+    for c in range(3):
+        A.vstore([T.Ramp(c * 16, 1, 16)], T.Broadcast(T.float32(0), 16), predicate=T.Ramp(c * 16, 1, 16) < T.Broadcast(34, 16))
+)");
+  CHECK(r.codes().empty());
+  // The same store without its mask writes past the end.
+  auto bad = checked(R"(
+@T.prim_func
+def f(A: T.Buffer((34,), "float32")):
+    for c in range(3):
+        A.vstore([T.Ramp(c * 16, 1, 16)], T.Broadcast(T.float32(0), 16))
+)");
+  REQUIRE(bad.codes().size() == 1);
+  CHECK(bad.codes()[0].starts_with("E0423@"));
+}
