@@ -1,8 +1,8 @@
 // Lowered text runs again: every e2e run case (run_cases.cc) and every example (examples/ and the
-// shared examples) gives the same results, bit for bit, when it is built from the text the
-// default pipeline prints (`relax opt -p default`, printed, parsed, normalized, then built with
-// the whole pipeline again as `relax build` does), and, on a subset, from the text after each
-// prefix of the pipeline. Kills are checked after every pass (PassContext::verify).
+// shared examples) gives the same results, bit for bit, when it is built from the text printed
+// after each prefix of the default pipeline (`relax opt -p P1,..,Pk`, printed, parsed,
+// normalized, then built with the whole pipeline again as `relax build` does). Kills are checked
+// after every pass (PassContext::verify).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -147,34 +147,34 @@ void check_same(const std::vector<Outcome>& want, const std::vector<Outcome>& go
   }
 }
 
-// The first `k` passes of the default pipeline on `module`, printed.
-std::string lowered_text(const ir::Ref<ir::IRModule>& module, size_t k, const std::string& what) {
+// The module printed after each prefix of the default pipeline: texts[k] after its first k
+// passes (texts[0] as written). The passes run once, one after another, as `build` runs them;
+// running a prefix from scratch runs the same passes on the same module in the same order.
+std::vector<std::string> prefix_texts(const ir::Ref<ir::IRModule>& module,
+                                      const std::string& name) {
   Pass pipeline = default_pipeline(Target::host());
-  REQUIRE(k <= pipeline.children.size());
   PassContext ctx;
   ctx.verify = true;
-  ir::Ref<ir::IRModule> m = module;
-  for (size_t i = 0; i < k && m; ++i) m = run_pass(pipeline.children[i], m, ctx);
-  INFO(what << ":\n" << errors_of(ctx.diagnostics()));
-  REQUIRE(m);
-  REQUIRE_FALSE(ctx.diagnostics().has_errors());
   syntax::PrintOptions options;
   options.show_meta = true;  // tensor constants (FoldConstant) read back with their data
-  return syntax::print_module(*m, options);
+  std::vector<std::string> texts = {syntax::print_module(*module, options)};
+  ir::Ref<ir::IRModule> m = module;
+  for (const Pass& pass : pipeline.children) {
+    m = run_pass(pass, m, ctx);
+    INFO(name << " after " << pass.name << ":\n" << errors_of(ctx.diagnostics()));
+    REQUIRE(m);
+    REQUIRE_FALSE(ctx.diagnostics().has_errors());
+    texts.push_back(syntax::print_module(*m, options));
+  }
+  return texts;
 }
 
-// Builds `module` from its text after the first `k` passes and checks its outcomes are `want`.
-void check_round_trip(const std::string& name, const ir::Ref<ir::IRModule>& module, size_t k,
-                      const std::vector<RunCall>& calls, const std::vector<Outcome>& want) {
+std::string after_prefix(size_t k) {
   Pass pipeline = default_pipeline(Target::host());
-  std::string after = k == pipeline.children.size()
-                          ? "the whole pipeline"
-                          : "the first " + std::to_string(k) + " passes (up to " +
-                                pipeline.children[k - 1].name + ")";
-  std::string what = name + " after " + after;
-  std::string text = lowered_text(module, k, what);
-  INFO(what << ", printed:\n" << text);
-  check_same(want, run_calls(parse(text, name + ".lowered.relax"), calls, what), what);
+  if (k == 0) return "printed as written";
+  if (k == pipeline.children.size()) return "after the whole pipeline";
+  return "after the first " + std::to_string(k) + " passes (up to " +
+         pipeline.children[k - 1].name + ")";
 }
 
 // ---- inputs for the examples, from their parameters' struct info -------------------------------
@@ -280,82 +280,108 @@ std::vector<Example> examples() {
   return out;
 }
 
-// The cases whose text is checked after every prefix of the pipeline: a static model, symbolic
-// shapes, an if, match_cast, local functions and closures, a recursive loop, identity ops and a
-// view, an in-place kernel; while_loop's R.zeros becomes a tensor constant (FoldConstant), which
-// the text carries in its metadata section.
-const std::vector<std::string> kPrefixCases = {"shared/01_static_add.relax",
-                                               "shared/02_dynamic_shape.relax",
-                                               "shared/04_if_else.relax",
-                                               "shared/05_match_cast.relax",
-                                               "shared/10_function_calls.relax",
-                                               "while_loop",
-                                               "while_loop_from_x",
-                                               "print_assert_views",
-                                               "inplace",
-                                               "strided_slice_symbolic"};
+// A module the sweep checks: an e2e run case (calls given) or an example (calls made from its
+// parameters' struct info).
+struct Subject {
+  std::string name;
+  std::string text;
+  std::function<std::vector<RunCall>()> make_calls;
+  std::function<std::vector<RunCall>(const ir::IRModule&)> calls_for;
+};
 
-bool in_prefix_sweep(const std::string& name) {
-  return std::find(kPrefixCases.begin(), kPrefixCases.end(), name) != kPrefixCases.end();
-}
-
-void check_case(const std::string& name, const std::string& text,
-                const std::function<std::vector<RunCall>()>& make_calls,
-                const std::function<std::vector<RunCall>(const ir::IRModule&)>& calls_for = {}) {
-  auto module = parse(text, name);
-  auto calls_of = [&] { return calls_for ? calls_for(*module) : make_calls(); };
-  // Fresh inputs for every build: some modules write into their inputs.
-  auto want = run_calls(module, calls_of(), name + " as written");
-  size_t n = default_pipeline(Target::host()).children.size();
-  check_round_trip(name, module, n, calls_of(), want);
-  if (!in_prefix_sweep(name)) return;
-  for (size_t k = 1; k < n; ++k) check_round_trip(name, module, k, calls_of(), want);
-}
-
-}  // namespace
-
-TEST_CASE("round trip: every e2e run case gives the same results from its lowered text") {
-  for (const auto& c : test::e2e::run_cases()) {
-    SECTION(c.name) {
-      check_case(c.name, c.text, c.calls);
-    }
-  }
-}
-
-TEST_CASE("round trip: a recursive loop without tensor constants, after every prefix") {
-  // while_loop with its accumulator started from x * 0 rather than R.zeros: the same loop with
-  // no constant to fold, after every pass too.
+// while_loop with its accumulator started from x * 0 rather than R.zeros: the same loop with no
+// tensor constant to fold (while_loop's R.zeros becomes one, carried in the metadata section).
+Subject while_loop_from_x() {
   const auto& loop = test::e2e::case_named("while_loop");
   std::string text = loop.text;
   std::string zeros = "R.zeros(R.shape([2, 3]), \"float32\")";
   auto at = text.find(zeros);
   REQUIRE(at != std::string::npos);
   text.replace(at, zeros.size(), "R.multiply(x, R.const(0, \"float32\"))");
-  check_case("while_loop_from_x", text, loop.calls);
+  return {"while_loop_from_x", text, loop.calls, {}};
 }
 
-TEST_CASE("round trip: every example gives the same results from its lowered text") {
-  auto all = examples();
-  REQUIRE(all.size() >= 5);  // examples/ has five; the shared examples add more when present
-  for (const auto& e : all) {
-    SECTION(e.name) {
-      std::string text = test::read_file(e.path);
-      // Every example with a public Relax function is run, with inputs made from its parameters
-      // (shared/07 holds only a prim_func and is built, not run).
-      if (e.name != "shared/07_tir_matmul.relax")
-        CHECK_FALSE(example_calls(*parse(text, e.name)).empty());
-      check_case(e.name, text, {}, example_calls);
+// Every e2e run case, the loop above and every example, in a fixed order.
+std::vector<Subject> subjects() {
+  std::vector<Subject> out;
+  for (const auto& c : test::e2e::run_cases()) out.push_back({c.name, c.text, c.calls, {}});
+  out.push_back(while_loop_from_x());
+  for (const auto& e : examples())
+    out.push_back({e.name, test::read_file(e.path), {}, example_calls});
+  return out;
+}
+
+// How many distinct texts a subject's sweep built and ran.
+size_t check_subject(const Subject& s) {
+  auto module = parse(s.text, s.name);
+  auto calls_of = [&] { return s.calls_for ? s.calls_for(*module) : s.make_calls(); };
+  // Fresh inputs for every build: some modules write into their inputs.
+  auto want = run_calls(module, calls_of(), s.name + " as written");
+  auto texts = prefix_texts(module, s.name);
+  // A text printed before reads back as the same module, with the same results: built once.
+  std::vector<const std::string*> checked;
+  for (size_t k = 0; k < texts.size(); ++k) {
+    const std::string& text = texts[k];
+    if (std::any_of(checked.begin(), checked.end(), [&](auto* t) { return *t == text; })) continue;
+    checked.push_back(&text);
+    std::string what = s.name + " " + after_prefix(k);
+    INFO(what << ", printed:\n" << text);
+    check_same(want, run_calls(parse(text, s.name + ".lowered.relax"), calls_of(), what), what);
+  }
+  return checked.size();
+}
+
+// The sweep is cut into parts, each its own CTest entry, so `ctest -j` runs them side by side.
+// Subjects go round robin over the parts in their fixed order.
+constexpr size_t kParts = 4;
+
+void check_part(size_t part) {
+  auto all = subjects();
+  for (size_t i = part; i < all.size(); i += kParts) {
+    SECTION(all[i].name) {
+      size_t distinct = check_subject(all[i]);
+      INFO(all[i].name);
+      CHECK(distinct >= 2);  // as written and lowered differ at least
     }
   }
 }
 
-TEST_CASE("round trip: the prefix sweep names existing cases") {
-  std::vector<std::string> names = {"while_loop_from_x"};
-  for (const auto& c : test::e2e::run_cases()) names.push_back(c.name);
-  for (const auto& e : examples()) names.push_back(e.name);
-  if (!test::shared_dir()) return;  // the shared examples of the list are absent
-  for (const auto& n : kPrefixCases) {
-    INFO(n);
-    CHECK(std::find(names.begin(), names.end(), n) != names.end());
+}  // namespace
+
+// Every e2e run case and example gives the same results, bit for bit, when it is built from the
+// text printed after each prefix of the default pipeline (the empty one and the whole one
+// included), as `relax opt -p P1,..,Pk` then `relax build` would.
+TEST_CASE("round trip: after every prefix of the pipeline (part 1 of 4)") {
+  check_part(0);
+}
+TEST_CASE("round trip: after every prefix of the pipeline (part 2 of 4)") {
+  check_part(1);
+}
+TEST_CASE("round trip: after every prefix of the pipeline (part 3 of 4)") {
+  check_part(2);
+}
+TEST_CASE("round trip: after every prefix of the pipeline (part 4 of 4)") {
+  check_part(3);
+}
+
+TEST_CASE("round trip: the sweep covers every run case and every example") {
+  static_assert(kParts == 4, "one TEST_CASE per part above");
+  auto all = subjects();
+  std::vector<std::string> names;
+  for (const auto& s : all) names.push_back(s.name);
+  std::vector<std::string> want = {"while_loop_from_x"};
+  for (const auto& c : test::e2e::run_cases()) want.push_back(c.name);
+  for (const auto& e : examples()) want.push_back(e.name);
+  std::sort(names.begin(), names.end());
+  std::sort(want.begin(), want.end());
+  CHECK(names == want);
+  CHECK(std::adjacent_find(names.begin(), names.end()) == names.end());  // each once
+  CHECK(examples().size() >= 6);  // examples/ has six; the shared examples add more when present
+  // Every example with a public Relax function is run, with inputs made from its parameters
+  // (shared/07 holds only a prim_func and is built, not run).
+  for (const auto& e : examples()) {
+    INFO(e.name);
+    if (e.name != "shared/07_tir_matmul.relax")
+      CHECK_FALSE(example_calls(*parse(test::read_file(e.path), e.name)).empty());
   }
 }

@@ -1,7 +1,7 @@
 // The end-to-end run cases of tests/compiler/e2e, as data: each a module's text and the calls a
 // test makes on it (fresh inputs each time: some modules write into their inputs). The tests
 // check each case against a C++ reference; round_trip_test.cc runs every case again from the
-// text the default pipeline prints.
+// text printed after each prefix of the default pipeline.
 #pragma once
 
 #include <cstdint>
