@@ -75,12 +75,17 @@ Pass dead_code_elimination_pass() {
       "Removes unused side-effect-free bindings and private functions no public function reaches";
   p.fn = [](Ref<IRModule> m, PassContext& ctx) {
     auto out = map_relax_functions(m, ctx, [](const Ref<Function>& f) { return eliminate(f); });
-    // Reachability from the public Relax functions (and every function when none is public).
+    // Reachability from the public functions, Relax functions and prim_funcs alike, as TVM's
+    // entry functions are every function with a global_symbol (every function is kept when
+    // none is public).
     std::unordered_set<std::string> reached;
     std::vector<std::string> work;
     for (const auto& mem : out->functions) {
-      auto f = as_relax_function(mem.func);
-      if (f && f->attrs.contains("global_symbol")) work.push_back(mem.gvar->name);
+      if (auto f = as_relax_function(mem.func)) {
+        if (f->attrs.contains("global_symbol")) work.push_back(mem.gvar->name);
+      } else if (auto pf = as_prim_func(mem.func)) {
+        if (pf->attrs.contains("global_symbol")) work.push_back(mem.gvar->name);
+      }
     }
     if (work.empty()) return out;
     while (!work.empty()) {

@@ -210,7 +210,7 @@ TEST_CASE("AnnotateTIROpPattern agrees with TVM's tests on their inputs") {
 TEST_CASE("FoldConstant evaluates call_tir on bound weights and DCE drops the kernel") {
   auto module = parse(
       "@I.ir_module\nclass Module:\n"
-      R"(    @T.prim_func
+      R"(    @T.prim_func(private=True)
     def func(A: T.Buffer((2, 3), "float32"), B: T.Buffer((3, 2), "float32")):
         for i, j in T.grid(3, 2):
             with T.block("transpose"):
@@ -234,6 +234,7 @@ TEST_CASE("FoldConstant evaluates call_tir on bound weights and DCE drops the ke
   CHECK(floats(*lv0->data) == std::vector<float>{1, 4, 2, 5, 3, 6});
   // lv1 reads x, a parameter: not folded.
   CHECK(bound_value(*module, "main", "lv1").is<ir::Call>());
+  // The kernel is private: nothing calls it any more, so DCE drops it (a public one would stay).
   module = run(module, {dead_code_elimination_pass()});
   CHECK(module->find("func") == nullptr);
 }

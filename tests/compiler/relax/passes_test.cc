@@ -299,3 +299,42 @@ TEST_CASE("VM codegen refuses a function that VMShapeLower has not lowered") {
   REQUIRE(diags.has_errors());
   CHECK(diags.items()[0].code == "E0787");
 }
+
+TEST_CASE("DeadCodeElimination keeps public prim_funcs no Relax function calls") {
+  // Every function with a global_symbol is an entry, as in TVM: a public kernel stays callable
+  // from outside the module, a private one nothing reaches is dropped.
+  ir::DiagnosticBag diags;
+  auto parsed = syntax::parse_text(R"(# from tvm.script import ir as I
+# from tvm.script import tir as T
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @T.prim_func
+    def kernel(A: T.Buffer((4,), "float32")):
+        for i in range(4):
+            A[i] = T.float32(0)
+
+    @T.prim_func(private=True)
+    def unused_kernel(A: T.Buffer((4,), "float32")):
+        for i in range(4):
+            A[i] = T.float32(1)
+
+    @R.function(private=True)
+    def unused(x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
+        return x
+
+    @R.function
+    def main(x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
+        return x
+)",
+                                   "dce.relax", diags);
+  analysis::normalize_module(*parsed.module, diags);
+  REQUIRE_FALSE(diags.has_errors());
+  PassContext ctx;
+  auto out = syntax::print_module(*run_pass(dead_code_elimination_pass(), parsed.module, ctx));
+  CHECK(out.find("def kernel(") != std::string::npos);
+  CHECK(out.find("def main(") != std::string::npos);
+  CHECK(out.find("def unused_kernel(") == std::string::npos);
+  CHECK(out.find("def unused(") == std::string::npos);
+}
