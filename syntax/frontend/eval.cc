@@ -59,15 +59,13 @@ int64_t py_floordiv(int64_t a, int64_t b) {
 }  // namespace
 
 Value Frontend::eval(Node expr) {
-  if (eval_depth_ >= kMaxEvalDepth) {
-    error("E0242", expr,
-          "expression nested more than " + std::to_string(kMaxEvalDepth) + " levels deep");
+  ir::DepthGuard guard(eval_depth_, ir::kExprNesting);
+  if (!guard.entered()) {
+    error(ir::kExprNesting.code, expr,
+          "expression nested more than " + std::to_string(ir::kExprNesting.max) + " levels deep");
     return Value::error(expr.span());
   }
-  ++eval_depth_;
-  Value v = eval_node(expr);
-  --eval_depth_;
-  return v;
+  return eval_node(expr);
 }
 
 // `a + b + c + ...` is a left spine of binary operators: evaluated bottom-up in a loop, so a
