@@ -18,10 +18,33 @@ struct DepthLimit {
 // do not count. CPython's parser stops at 200 too.
 inline constexpr DepthLimit kExprNesting{200, "E0242"};
 
+// PrimExprs the front end builds from an operator chain (`a + b + ...` in a prim_func or a
+// symbolic shape): each term nests the expression one level deeper, and the checks, the
+// printer's and the compiler's TIR visitors recurse along it. Relax chains are bound to
+// variables term by term (A-normal form) and have no limit.
+inline constexpr DepthLimit kPrimExprChain{50000, "E0243"};
+
 // The formatter's tree: expressions and blocks, where a chain of N terms is N - 1 levels (its
 // layout and checks recurse along the tree). tree-sitter's CST, which has about two levels per
 // level of the formatter's tree, is measured against twice this.
 inline constexpr DepthLimit kFormatNesting{1500, "F0007"};
+
+// Statements of a prim_func, as the TIR front end builds them: every block, loop, `if`/`elif`
+// and every concise-scoping statement (a let binding, `T.attr`, an allocation covers the rest
+// of its body) is one level. The printer and the compiler's passes recurse along them.
+inline constexpr DepthLimit kTirStmtNesting{1000, "E0616"};
+
+// PrimExprs TIR lowering accepts (the longest path of nested expressions, where a chain of N
+// terms is N levels): its passes and the code generator's visitors recurse along them. The
+// front end, the checks and the printer read longer chains (in loops).
+inline constexpr DepthLimit kTirCompileNesting{10000, "E0708"};
+
+// The height of the deepest PrimExpr under `root` (any node: a function, a statement, an
+// expression): the most PrimExpr nodes on one path, a buffer's or a variable's fields starting a
+// new count. Measured in a loop, each shared node once. `deepest`, when given, is set to the
+// root of that deepest expression. (ir/depth_limit.cc)
+class Object;
+uint32_t prim_expr_height(const Object& root, const Object** deepest = nullptr);
 
 // Counts the levels of one recursive walk. A walk keeps one counter and takes a guard at each
 // level before recursing; when the guard is not `entered()`, the walk is at its limit and must
