@@ -1130,6 +1130,7 @@ class Parser {
   int32_t power() {
     int32_t base = primary();
     if (!is_op("**")) return base;
+    Level level(depth_);  // `a ** b ** ...` nests to the right
     next();
     int32_t exp = factor();
     int32_t e = add(NodeType::kBinOp, ostart(base), oend(exp));

@@ -79,14 +79,19 @@ ir::ObjectRef canonical_attr(const ir::ObjectRef& v) {
   return v;
 }
 
-bool calls_name(Node n, std::string_view name) {
-  if (!n) return false;
-  if (n.kind() == NodeKind::kCall) {
-    Node f = n.field(Field::kFunction);
-    if (f.kind() == NodeKind::kIdentifier && f.text() == name) return true;
-  }
-  for (Node c : n.named_children()) {
-    if (calls_name(c, name)) return true;
+// Whether the subtree calls `name` (a loop over an explicit stack: the body can hold an
+// operator chain thousands of nodes deep).
+bool calls_name(Node root, std::string_view name) {
+  std::vector<Node> stack{root};
+  while (!stack.empty()) {
+    Node n = stack.back();
+    stack.pop_back();
+    if (!n) continue;
+    if (n.kind() == NodeKind::kCall) {
+      Node f = n.field(Field::kFunction);
+      if (f.kind() == NodeKind::kIdentifier && f.text() == name) return true;
+    }
+    for (Node c : n.named_children()) stack.push_back(c);
   }
   return false;
 }
@@ -436,6 +441,14 @@ class FunctionParser {
       }
     };
     if (rhs.is_error()) return poison_all();
+    // Patterns are not evaluated, so nesting them counts here (ir::kExprNesting).
+    ir::DepthGuard guard(pattern_depth_, ir::kExprNesting);
+    if (!guard.entered()) {
+      fe_.error(ir::kExprNesting.code, pattern,
+                "binding pattern nested more than " + std::to_string(ir::kExprNesting.max) +
+                    " levels deep");
+      return poison_all();
+    }
     auto bind_one = [&](Node target, const Value& v) {
       if (target.kind() == NodeKind::kIdentifier)
         bind_name(s, target, v, nullptr);
@@ -1023,6 +1036,7 @@ class FunctionParser {
   bool func_attr_seen_ = false;
   std::set<std::pair<uint32_t, std::string>> outputs_;
   std::unordered_map<std::string, int> temp_counts_;
+  uint32_t pattern_depth_ = 0;  // nesting of the binding pattern being bound
 };
 
 }  // namespace
