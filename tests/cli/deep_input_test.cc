@@ -1,0 +1,290 @@
+// Deep and long input through the real `relax` binary, under `ulimit -v` so that a blow-up fails
+// instead of taking the machine's memory: what has no limit works (a 30,000-term Relax chain
+// through print, check, opt, build and run), what has one gets its diagnostic with a position
+// (docs/diagnostics/limits.md), and nothing crashes.
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "tests/support/test_util.h"
+
+namespace fs = std::filesystem;
+using relax::test::CommandResult;
+using relax::test::run_command_limited;
+using relax::test::write_file;
+
+namespace {
+
+const std::string kRelax = RELAX_BINARY;
+constexpr size_t kMemoryKib = 2'000'000;  // 2 GB of address space for every run
+
+class TempDir {
+ public:
+  TempDir()
+      : path_(fs::temp_directory_path() / ("relax_deep_input_test_" + std::to_string(getpid()))) {
+    fs::create_directories(path_);
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  fs::path file(const std::string& name, const std::string& text) const {
+    fs::path p = path_ / name;
+    write_file(p, text);
+    return p;
+  }
+  fs::path path(const std::string& name) const { return path_ / name; }
+
+ private:
+  fs::path path_;
+};
+
+CommandResult run_relax(std::vector<std::string> args) {
+  args.insert(args.begin(), kRelax);
+  args.insert(args.begin() + 1, {"--color", "never"});
+  return run_command_limited(args, kMemoryKib);
+}
+
+std::string repeat(const std::string& s, size_t n) {
+  std::string out;
+  out.reserve(s.size() * n);
+  for (size_t i = 0; i < n; ++i) out += s;
+  return out;
+}
+
+// `term op term op ... term`, n terms.
+std::string chain(const std::string& term, const std::string& op, size_t n) {
+  std::string out = term;
+  for (size_t i = 1; i < n; ++i) out += op + term;
+  return out;
+}
+
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + what.size()))
+    ++n;
+  return n;
+}
+
+// `depth` nested blocks opened by `header` (indented 4 more each), `body` in the innermost, in
+// a Relax function (`def` at line 2, the first header at line 3).
+std::string nested_blocks(const std::string& decorator, const std::string& signature,
+                          const std::string& header, size_t depth, const std::string& body) {
+  std::string out = decorator + "\n" + signature + "\n";
+  size_t indent = 4;
+  for (size_t i = 0; i < depth; ++i, indent += 4) out += std::string(indent, ' ') + header + "\n";
+  return out + std::string(indent, ' ') + body + "\n";
+}
+
+}  // namespace
+
+TEST_CASE("a 30,000-term Relax chain goes through print, check, opt, build and run") {
+  TempDir dir;
+  fs::path in = dir.file("chain.relax",
+                         "@R.function\n"
+                         "def main():\n"
+                         "    x = R.const([1.0, 2.0, 0.5, -1.0], \"float32\")\n"
+                         "    y = " +
+                             chain("x", " + ", 30000) +
+                             "\n"
+                             "    return y\n");
+  auto printed = run_relax({"print", in.string()});
+  REQUIRE(printed.exit_code == 0);
+  // In A-normal form: 29,998 temporaries, the last term bound to y.
+  CHECK(count(printed.out, " = R.add(") == 29999);
+  CHECK(printed.out.find("    gv: R.Tensor((4,), dtype=\"float32\") = R.add(x, x)\n") !=
+        std::string::npos);
+  CHECK(printed.out.find("    y: R.Tensor((4,), dtype=\"float32\") = R.add(gv29997, x)\n") !=
+        std::string::npos);
+
+  auto checked = run_relax({"check", in.string()});
+  CHECK(checked.exit_code == 0);
+  CHECK(checked.err.find("All checks passed!") != std::string::npos);
+
+  auto opt = run_relax({"opt", "-p", "default", in.string()});
+  CHECK(opt.exit_code == 0);
+  CHECK(opt.err.empty());
+
+  fs::path so = dir.path("chain.so");
+  auto built = run_relax({"build", "-o", so.string(), in.string()});
+  REQUIRE(built.exit_code == 0);
+  REQUIRE(fs::exists(so));
+  auto ran = run_relax({"run", so.string()});
+  CHECK(ran.exit_code == 0);
+  CHECK(ran.out.find("[30000, 60000, 15000, -30000]") != std::string::npos);
+}
+
+TEST_CASE("256 nested blocks: E0106 at the block the scanner cannot hold, memory bounded") {
+  TempDir dir;
+  // 255 `if`s in the function body are 256 levels; the 256th level's first line is line 258.
+  // Three statements there made the parser loop on empty INDENT tokens until memory ran out.
+  fs::path in = dir.file(
+      "deep.relax",
+      nested_blocks(
+          "@R.function", "def main(x: R.Tensor((4,), \"float32\")):", "if True:", 255,
+          "y = x\n" + std::string(1024, ' ') + "y = x\n" + std::string(1024, ' ') + "y = x") +
+          "    return x\n");
+  auto r = run_relax({"check", in.string()});
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("deep.relax:258:1025: error[E0106]: blocks nested more than 255 levels deep") !=
+        std::string::npos);
+  CHECK(count(r.err, "error[") == 1);  // no bogus E0101 at line 1, no E0232 per fragment
+
+  // 254 nested TIR loops (255 levels) are fine; 255 (256 levels) are not.
+  fs::path ok = dir.file("loops.relax",
+                         nested_blocks("@T.prim_func", "def f(A: T.Buffer((4,), \"float32\")):",
+                                       "for i in range(1):", 254, "A[0] = T.float32(0)"));
+  auto fine = run_relax({"check", ok.string()});
+  CHECK(fine.exit_code == 0);
+  CHECK(fine.err.find("All checks passed!") != std::string::npos);
+  fs::path bad = dir.file("loops256.relax",
+                          nested_blocks("@T.prim_func", "def f(A: T.Buffer((4,), \"float32\")):",
+                                        "for i in range(1):", 255, "A[0] = T.float32(0)"));
+  auto refused = run_relax({"check", bad.string()});
+  CHECK(refused.exit_code == 1);
+  CHECK(refused.err.find("loops256.relax:258:1025: error[E0106]") != std::string::npos);
+  CHECK(count(refused.err, "error[") == 1);
+}
+
+TEST_CASE("deep indentation: 50,000 columns read right, past 8,388,607 E0106") {
+  TempDir dir;
+  // Columns used to be clamped to 32,767, which read these two blocks as one.
+  std::string i40(40000, ' '), i50(50000, ' ');
+  fs::path in = dir.file("wide.relax",
+                         "@R.function\n"
+                         "def main(x: R.Tensor((4,), \"float32\")):\n" +
+                             i40 + "if x:\n" + i50 + "y = x\n" + i40 + "else:\n" + i50 + "y = x\n" +
+                             i40 + "return y\n");
+  auto r = run_relax({"print", in.string()});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("    if x:\n        y: R.Tensor((4,), dtype=\"float32\") = x\n    else:\n") !=
+        std::string::npos);
+
+  fs::path far = dir.file("far.relax",
+                          "@R.function\n"
+                          "def main(x: R.Tensor((4,), \"float32\")):\n" +
+                              std::string(9'000'000, ' ') + "return x\n");
+  auto refused = run_relax({"check", far.string()});
+  CHECK(refused.exit_code == 1);
+  CHECK(refused.err.find("far.relax:3:9000001: error[E0106]: line indented past column 8388607") !=
+        std::string::npos);
+}
+
+TEST_CASE("the formatter refuses deep nesting with F0007 before its parser recurses") {
+  TempDir dir;
+  fs::path in = dir.file("brackets.relax",
+                         "@R.function\ndef main(x: R.Tensor((4,), \"float32\")):\n    y = " +
+                             repeat("[", 6300) + repeat("]", 6300) + "\n    return x\n");
+  auto r = run_relax({"fmt", "--check", in.string()});
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("error[F0007]: not formatted: expressions or blocks are nested more than "
+                   "1500 deep") != std::string::npos);
+}
+
+TEST_CASE("relax parse --tree prints a 100,000-deep tree with bounded indentation") {
+  TempDir dir;
+  fs::path in =
+      dir.file("parens.relax", "y = " + repeat("(", 100000) + "x" + repeat(")", 100000) + "\n");
+  auto r = run_relax({"parse", "--tree", "--no-positions", in.string()});
+  REQUIRE(r.exit_code == 0);
+  CHECK(count(r.out, "(parenthesized_expression") == 100000);
+  // The deepest line is indented 200 spaces, as every line past level 100.
+  CHECK(r.out.find("\n" + std::string(200, ' ') + "(identifier))") != std::string::npos);
+  CHECK(r.out.find(std::string(201, ' ')) == std::string::npos);
+  CHECK(r.out.size() < 30'000'000);
+  CHECK(r.out.substr(0, 40) == "(module\n  (assignment\n    left: (identif");
+}
+
+TEST_CASE("deep annotations are refused with E0242, not scanned into a crash") {
+  TempDir dir;
+  fs::path in = dir.file("tuple.relax", "@R.function\ndef main(x: " + repeat("R.Tuple(", 100000) +
+                                            "R.Tensor((4,), \"float32\")" + repeat(")", 100000) +
+                                            "):\n    return x\n");
+  for (const char* command : {"check", "print"}) {
+    auto r = run_relax({command, in.string()});
+    INFO(command);
+    CHECK(r.exit_code == 1);
+    CHECK(r.err.find("tuple.relax:2:1597: error[E0242]: expression nested more than 200 levels "
+                     "deep") != std::string::npos);
+    CHECK(count(r.err, "error[") == 1);
+  }
+}
+
+TEST_CASE("a 30,000-term sum in a prim_func prints and checks, lowering refuses it (E0708)") {
+  TempDir dir;
+  fs::path in = dir.file("sum.relax",
+                         "@T.prim_func\n"
+                         "def f(A: T.Buffer((4,), \"float32\"), B: T.Buffer((4,), \"float32\")):\n"
+                         "    B[0] = " +
+                             chain("A[0]", " + ", 30000) + "\n");
+  auto printed = run_relax({"print", in.string()});
+  REQUIRE(printed.exit_code == 0);
+  CHECK(printed.out.find("    B[0] = " + chain("A[0]", " + ", 30000) + "\n") != std::string::npos);
+  auto checked = run_relax({"check", in.string()});
+  CHECK(checked.exit_code == 0);
+  auto built = run_relax({"build", "-o", dir.path("sum.so").string(), in.string()});
+  CHECK(built.exit_code == 1);
+  CHECK(built.err.find("sum.relax:3:12: error[E0708]: prim_func `f` has an expression nested "
+                       "30001 levels deep; TIR lowering handles up to 10000") != std::string::npos);
+
+  // 9,999 terms compile and compute the sum.
+  fs::path small = dir.file("small.relax",
+                            "@I.ir_module\n"
+                            "class Module:\n"
+                            "    @T.prim_func\n"
+                            "    def f(A: T.Buffer((4,), \"float32\"), B: T.Buffer((4,), "
+                            "\"float32\")):\n"
+                            "        for i in range(4):\n"
+                            "            B[i] = " +
+                                chain("A[i]", " + ", 9999) +
+                                "\n\n"
+                                "    @R.function\n"
+                                "    def main() -> R.Tensor((4,), \"float32\"):\n"
+                                "        cls = Module\n"
+                                "        x = R.const([1.0, 2.0, 0.5, -1.0], \"float32\")\n"
+                                "        y = R.call_tir(cls.f, (x,), out_sinfo=R.Tensor((4,), "
+                                "\"float32\"))\n"
+                                "        return y\n");
+  auto ran = run_relax({"run", small.string()});
+  CHECK(ran.exit_code == 0);
+  CHECK(ran.out.find("[9999, 19998, 4999.5, -9999]") != std::string::npos);
+}
+
+TEST_CASE("a PrimExpr chain past 50,000 terms is E0243, 1,001 nested lets are E0616") {
+  TempDir dir;
+  fs::path in = dir.file("long.relax",
+                         "@T.prim_func\n"
+                         "def f(A: T.Buffer((4,), \"float32\"), B: T.Buffer((4,), \"float32\")):\n"
+                         "    B[0] = " +
+                             chain("A[0]", " + ", 60000) + "\n");
+  auto r = run_relax({"check", in.string()});
+  CHECK(r.exit_code == 1);
+  // The operator before the 50,001st term: the first term at column 12, 7 columns a term.
+  CHECK(
+      r.err.find("long.relax:3:350010: error[E0243]: a PrimExpr chain of more than 50000 terms") !=
+      std::string::npos);
+  CHECK(count(r.err, "error[") == 1);
+
+  std::string lets =
+      "@T.prim_func\n"
+      "def f(A: T.Buffer((4,), \"float32\"), B: T.Buffer((4,), \"float32\")):\n"
+      "    v0 = A[0]\n";
+  for (int i = 1; i < 1200; ++i)
+    lets += "    v" + std::to_string(i) + " = v" + std::to_string(i - 1) + " + A[1]\n";
+  lets += "    B[0] = v1199\n";
+  auto nested = run_relax({"check", dir.file("lets.relax", lets).string()});
+  CHECK(nested.exit_code == 1);
+  CHECK(nested.err.find("lets.relax:1003:5: error[E0616]: statements nested more than 1000 "
+                        "levels deep in a prim_func") != std::string::npos);
+  CHECK(count(nested.err, "error[") == 1);
+}
+
+TEST_CASE("a syntax error deep inside brackets is reported without recursing") {
+  TempDir dir;
+  fs::path in =
+      dir.file("broken.relax",
+               "@R.function\ndef main(x: R.Tensor((4,), \"float32\")):\n"
+               "    y = " +
+                   repeat("(", 100000) + "x +" + repeat(")", 100000) + "\n    return x\n");
+  auto r = run_relax({"check", in.string()});
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("error[E01") != std::string::npos);
+}
