@@ -34,6 +34,11 @@ inline constexpr DepthLimit kFormatNesting{1500, "F0007"};
 // of its body) is one level. The printer and the compiler's passes recurse along them.
 inline constexpr DepthLimit kTirStmtNesting{1000, "E0616"};
 
+// `if` statements of a Relax function, nested or chained with `elif` (each `elif` is an `if`
+// in the `else` of the one before): the front end, the checks and the passes recurse along
+// them.
+inline constexpr DepthLimit kRelaxIfNesting{1000, "E0518"};
+
 // PrimExprs TIR lowering accepts (the longest path of nested expressions, where a chain of N
 // terms is N levels): its passes and the code generator's visitors recurse along them. The
 // front end, the checks and the printer read longer chains (in loops).

@@ -441,14 +441,6 @@ class FunctionParser {
       }
     };
     if (rhs.is_error()) return poison_all();
-    // Patterns are not evaluated, so nesting them counts here (ir::kExprNesting).
-    ir::DepthGuard guard(pattern_depth_, ir::kExprNesting);
-    if (!guard.entered()) {
-      fe_.error(ir::kExprNesting.code, pattern,
-                "binding pattern nested more than " + std::to_string(ir::kExprNesting.max) +
-                    " levels deep");
-      return poison_all();
-    }
     auto bind_one = [&](Node target, const Value& v) {
       if (target.kind() == NodeKind::kIdentifier)
         bind_name(s, target, v, nullptr);
@@ -897,6 +889,13 @@ class FunctionParser {
   void if_chain(Node at, Node cond_node, Node consequence, const std::vector<Node>& alternatives,
                 size_t next) {
     last_binding_ = nullptr;
+    ir::DepthGuard guard(if_depth_, ir::kRelaxIfNesting);
+    if (!guard.entered()) {
+      fe_.error(ir::kRelaxIfNesting.code, at,
+                "`if` statements nested more than " + std::to_string(ir::kRelaxIfNesting.max) +
+                    " levels deep (each `elif` is an `if` inside the `else` before it)");
+      return;
+    }
     if (bb_->dataflow) {
       fe_.error(codes::kIf, at, "`if` is not allowed inside a dataflow block");
       return;
@@ -1036,7 +1035,7 @@ class FunctionParser {
   bool func_attr_seen_ = false;
   std::set<std::pair<uint32_t, std::string>> outputs_;
   std::unordered_map<std::string, int> temp_counts_;
-  uint32_t pattern_depth_ = 0;  // nesting of the binding pattern being bound
+  uint32_t if_depth_ = 0;  // nesting of `if` and `elif` (ir::kRelaxIfNesting)
 };
 
 }  // namespace

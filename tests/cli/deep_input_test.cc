@@ -288,3 +288,63 @@ TEST_CASE("a syntax error deep inside brackets is reported without recursing") {
   CHECK(r.exit_code == 1);
   CHECK(r.err.find("error[E01") != std::string::npos);
 }
+
+TEST_CASE("long elif chains, attribute chains, nested functions, ** chains") {
+  TempDir dir;
+  // 999 elifs (1,000 levels) are fine; 1,000 are refused with E0518 at the last one.
+  auto elifs = [](int n) {
+    std::string text =
+        "@R.function\n"
+        "def main(c: R.Tensor((), \"bool\")):\n"
+        "    x = R.const([1.0, 2.0, 0.5, -1.0], \"float32\")\n"
+        "    if c:\n"
+        "        y = x\n";
+    for (int i = 0; i < n; ++i) text += "    elif c:\n        y = x\n";
+    return text + "    else:\n        y = R.add(x, x)\n    return y\n";
+  };
+  fs::path fine = dir.file("elif.relax", elifs(999));
+  CHECK(run_relax({"check", fine.string()}).exit_code == 0);
+  CHECK(run_relax({"print", fine.string()}).exit_code == 0);
+  CHECK(run_relax({"build", "-o", dir.path("elif.so").string(), fine.string()}).exit_code == 0);
+  auto refused = run_relax({"check", dir.file("elif1000.relax", elifs(1000)).string()});
+  CHECK(refused.exit_code == 1);
+  // The 1,000th elif (level 1,001) is at line 4 + 2 * 1,000.
+  CHECK(refused.err.find("elif1000.relax:2004:5: error[E0518]: `if` statements nested more than "
+                         "1000 levels deep") != std::string::npos);
+  CHECK(count(refused.err, "error[") == 1);
+
+  // A callee that is a 100,000-long attribute chain in a prim_func.
+  auto attrs = run_relax({"check", dir.file("attrs.relax",
+                                            "@T.prim_func\ndef f(A: T.Buffer((4,), \"float32\")):\n"
+                                            "    T" +
+                                                repeat(".a", 100000) + "()\n")
+                                       .string()});
+  CHECK(attrs.exit_code == 1);
+  CHECK(attrs.err.find("error[E0242]") != std::string::npos);
+
+  // A nested function whose body holds a 30,000-term chain (the front end looks for calls of
+  // the function's own name in it).
+  auto nested = run_relax({"check", dir.file("nested.relax",
+                                             "@R.function\n"
+                                             "def main(x: R.Tensor((4,), \"float32\")):\n"
+                                             "    @R.function\n"
+                                             "    def g(z: R.Tensor((4,), \"float32\")):\n"
+                                             "        w = " +
+                                                 chain("z", " + ", 30000) +
+                                                 "\n"
+                                                 "        return w\n"
+                                                 "    y = g(x)\n"
+                                                 "    return y\n")
+                                        .string()});
+  CHECK(nested.exit_code == 0);
+  CHECK(nested.err.find("All checks passed!") != std::string::npos);
+
+  // x ** x ** ... nests to the right: the formatter's parser refuses it before recursing.
+  auto power = run_relax(
+      {"fmt", "--check",
+       dir.file("power.relax", "@R.function\ndef main(x: R.Tensor((4,), \"float32\")):\n    y = " +
+                                   chain("x", " ** ", 20000) + "\n    return x\n")
+           .string()});
+  CHECK(power.exit_code == 1);
+  CHECK(power.err.find("error[F0007]") != std::string::npos);
+}
