@@ -411,8 +411,8 @@ static bool scan_string_start(Scanner* scanner, TSLexer* lexer) {
 /*
  * A level the stack cannot hold (see Limits), the lexer standing in a line deeper than the
  * current indent: that line and every line after it that is deeper still become one
- * indent_overflow token, which ends after the last of them. Comment-only and blank lines inside
- * the region are part of it; the line that ends it is left to the next call.
+ * indent_overflow token, which ends after the last of them. Blank lines and deeper comment
+ * lines inside the region are part of it; the line that ends it is left to the next call.
  */
 static bool scan_indent_overflow(Scanner* scanner, TSLexer* lexer) {
   uint32_t floor = current_indent(scanner);
