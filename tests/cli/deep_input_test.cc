@@ -112,6 +112,26 @@ TEST_CASE("a 30,000-term Relax chain goes through print, check, opt, build and r
   CHECK(ran.out.find("[30000, 60000, 15000, -30000]") != std::string::npos);
 }
 
+TEST_CASE("a 22,000-term symbolic dimension is checked and computed at run time") {
+  // VMShapeLower gave every part of the chain a slot named by its text and a program of its own
+  // terms: quadratic, and `relax build` ran out of memory (std::bad_alloc) after two minutes.
+  TempDir dir;
+  fs::path in = dir.file("dims.relax",
+                         "@R.function\n"
+                         "def main(a: R.Tensor((\"n\",), \"float32\"), x: R.Tensor((" +
+                             chain("n", " + ", 22000) +
+                             ",), \"float32\")):\n"
+                             "    return x\n");
+  CHECK(run_relax({"check", in.string()}).exit_code == 0);
+  auto built = run_relax({"build", "-o", dir.path("dims.so").string(), in.string()});
+  CHECK(built.exit_code == 0);
+  CHECK(built.err.empty());
+  // n = 3 from a, so x is 66,000 long.
+  auto ran = run_relax({"run", "--random", "--shape", "n=3", in.string()});
+  CHECK(ran.exit_code == 0);
+  CHECK(ran.out.find("shape (66000,), dtype float32\n") == 0);
+}
+
 TEST_CASE("256 nested blocks: E0106 at the block the scanner cannot hold, memory bounded") {
   TempDir dir;
   // 255 `if`s in the function body are 256 levels; the 256th level's first line is line 258.
