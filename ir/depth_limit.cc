@@ -1,11 +1,13 @@
-// The measure of PrimExpr nesting behind ir::kTirCompileNesting: a post-order walk over an
-// explicit stack, with the height of each node remembered so that shared nodes cost once.
+// The measures of nesting behind ir::kTirCompileNesting (PrimExprs) and ir::kStructInfoNesting:
+// post-order walks over an explicit stack, with the height of each node remembered so that
+// shared nodes cost once.
 #include "ir/depth_limit.h"
 
 #include <algorithm>
 #include <unordered_map>
 #include <vector>
 
+#include "ir/expr.h"
 #include "ir/reflect.h"
 
 namespace relax::ir {
@@ -76,6 +78,45 @@ uint32_t prim_expr_height(const Object& root, const Object** deepest) {
   }
   if (deepest) *deepest = best_node;
   return best;
+}
+
+uint32_t struct_info_height(const StructInfo& root) {
+  std::unordered_map<const StructInfo*, uint32_t> height;  // 0 while a node is being walked
+  struct Frame {
+    const StructInfo* node;
+    std::vector<const StructInfo*> fields;
+    size_t next = 0;
+  };
+  std::vector<Frame> stack;
+  auto enter = [&](const StructInfo* s) {
+    height[s] = 0;
+    Frame f{s, {}};
+    if (isa<TupleStructInfo>(s)) {
+      for (const auto& field : static_cast<const TupleStructInfo*>(s)->fields)
+        if (field) f.fields.push_back(field.get());
+    } else if (isa<FuncStructInfo>(s)) {
+      const auto* fn = static_cast<const FuncStructInfo*>(s);
+      if (fn->params)
+        for (const auto& param : *fn->params)
+          if (param) f.fields.push_back(param.get());
+      if (fn->ret) f.fields.push_back(fn->ret.get());
+    }
+    stack.push_back(std::move(f));
+  };
+  enter(&root);
+  while (!stack.empty()) {
+    Frame& top = stack.back();
+    if (top.next < top.fields.size()) {
+      const StructInfo* field = top.fields[top.next++];
+      if (!height.count(field)) enter(field);  // `top` is invalid from here
+      continue;
+    }
+    uint32_t below = 0;
+    for (const StructInfo* f : top.fields) below = std::max(below, height[f]);
+    height[top.node] = below + 1;
+    stack.pop_back();
+  }
+  return height[&root];
 }
 
 }  // namespace relax::ir

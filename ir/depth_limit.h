@@ -39,6 +39,13 @@ inline constexpr DepthLimit kTirStmtNesting{1000, "E0616"};
 // them.
 inline constexpr DepthLimit kRelaxIfNesting{1000, "E0518"};
 
+// Struct info of a Relax value, annotated or inferred: each `R.Tuple` and `R.Callable` is a
+// level, and so is the tensor, shape or value at the bottom. Bindings can nest it without
+// bound (`t1 = (t0,)`, `t2 = (t1,)`, ...), and inference, the checks, the printer and the
+// passes recurse along it. 64 levels print as annotations the front end reads back (within
+// kExprNesting: an `R.Callable` parameter costs two expression levels).
+inline constexpr DepthLimit kStructInfoNesting{64, "E0358"};
+
 // PrimExprs TIR lowering accepts (the longest path of nested expressions, where a chain of N
 // terms is N levels): its passes and the code generator's visitors recurse along them. The
 // front end, the checks and the printer read longer chains (in loops).
@@ -50,6 +57,11 @@ inline constexpr DepthLimit kTirCompileNesting{10000, "E0708"};
 // root of that deepest expression. (ir/depth_limit.cc)
 class Object;
 uint32_t prim_expr_height(const Object& root, const Object** deepest = nullptr);
+
+// The height of a struct info (kStructInfoNesting's levels: 1 for one without fields), measured
+// in a loop, each shared field once. (ir/depth_limit.cc)
+class StructInfo;
+uint32_t struct_info_height(const StructInfo& root);
 
 // Counts the levels of one recursive walk. A walk keeps one counter and takes a guard at each
 // level before recursing; when the guard is not `entered()`, the walk is at its limit and must

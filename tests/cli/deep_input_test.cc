@@ -228,6 +228,75 @@ TEST_CASE("deep annotations are refused with E0242, not scanned into a crash") {
   }
 }
 
+TEST_CASE("struct info nested through bindings is refused at 65 levels (E0358), once") {
+  // t0 = (x,), t1 = (t0,), ...: each binding nests the struct info one level deeper, and the
+  // printer crashed (SIGSEGV) on 30,000 of them; check ran for minutes.
+  auto tuples = [](int n) {
+    std::string text =
+        "@R.function\n"
+        "def main(x: R.Tensor((4,), \"float32\")):\n"
+        "    t0 = (x,)\n";
+    for (int i = 1; i < n; ++i)
+      text += "    t" + std::to_string(i) + " = (t" + std::to_string(i - 1) + ",)\n";
+    return text + "    return x\n";
+  };
+  TempDir dir;
+  fs::path deep = dir.file("tuples.relax", tuples(30000));
+  for (const char* command : {"check", "print", "build"}) {
+    INFO(command);
+    std::vector<std::string> args{command};
+    if (std::string(command) == "build") args.insert(args.end(), {"-o", dir.path("t.so").string()});
+    args.push_back(deep.string());
+    auto r = run_relax(args);
+    CHECK(r.exit_code == 1);
+    // t63 = (t62,) is at line 66; the value starts at column 11.
+    CHECK(r.err.find("tuples.relax:66:11: error[E0358]: the struct info of `t63` is nested 65 "
+                     "levels deep; struct info may nest 64") != std::string::npos);
+    CHECK(count(r.err, "error[") == 1);
+  }
+
+  // 64 levels (t62) are fine, and their printed annotations read back.
+  fs::path fine = dir.file("fine.relax", tuples(63));
+  CHECK(run_relax({"check", fine.string()}).exit_code == 0);
+  auto printed = run_relax({"print", fine.string()});
+  REQUIRE(printed.exit_code == 0);
+  CHECK(printed.out.find("    t62: " + repeat("R.Tuple(", 63) +
+                         "R.Tensor((4,), dtype=\"float32\")" + repeat(")", 63) + " = (t61,)\n") !=
+        std::string::npos);
+  auto reread = run_relax({"check", dir.file("printed.relax", printed.out).string()});
+  CHECK(reread.exit_code == 0);
+  CHECK(count(reread.err, "error[") == 0);
+
+  // An annotation is held to the same limit.
+  auto annotated = run_relax(
+      {"check", dir.file("annotated.relax", "@R.function\ndef main(x: " + repeat("R.Tuple(", 100) +
+                                                "R.Tensor((4,), \"float32\")" + repeat(")", 100) +
+                                                "):\n    return x\n")
+                    .string()});
+  CHECK(annotated.exit_code == 1);
+  CHECK(annotated.err.find("annotated.relax:2:13: error[E0358]: the annotation of parameter `x` "
+                           "is nested 101 levels deep") != std::string::npos);
+  CHECK(count(annotated.err, "error[") == 1);
+
+  // Local functions that each return the one before: R.Callable(..., R.Callable(...)).
+  std::string closures =
+      "@R.function\n"
+      "def main(x: R.Tensor((4,), \"float32\")):\n"
+      "    @R.function\n"
+      "    def f0(y: R.Tensor((4,), \"float32\")):\n"
+      "        return y\n";
+  for (int i = 1; i < 100; ++i)
+    closures += "    @R.function\n    def f" + std::to_string(i) +
+                "(_y: R.Tensor((4,), \"float32\")):\n        return f" + std::to_string(i - 1) +
+                "\n";
+  auto callables =
+      run_relax({"check", dir.file("closures.relax", closures + "    return x\n").string()});
+  CHECK(callables.exit_code == 1);
+  // f63 is defined at line 3 + 3 * 63 + 1.
+  CHECK(callables.err.find("closures.relax:193:9: error[E0358]: the struct info of this function "
+                           "(R.Callable) is nested 65 levels deep") != std::string::npos);
+}
+
 TEST_CASE("a 30,000-term sum in a prim_func prints and checks, lowering refuses it (E0708)") {
   TempDir dir;
   fs::path in = dir.file("sum.relax",
