@@ -366,7 +366,7 @@ class RelaxChecker {
     }
     if (!e.is<ir::Op>()) {
       check_has_sinfo(e);
-      check_sinfo(e->struct_info, use_span(e));
+      check_sinfo(e->struct_info, Where(*this, e));
     }
   }
 
@@ -484,7 +484,28 @@ class RelaxChecker {
   }
 
   // Every symbolic var `s` uses must be defined; a function struct info defines its own.
-  void check_sinfo(const Ref<StructInfo>& s, ir::Span at) {
+  // Where a problem of a struct info is reported: a span, or the use of an expression, which is
+  // found in the binding's text only when a diagnostic needs it (finding every argument's use
+  // up front scans the text once per argument: quadratic in a long `x + x + ... + x`).
+  class Where {
+   public:
+    Where(ir::Span span) : span_(span) {}  // NOLINT: a span converts implicitly
+    Where(const RelaxChecker& checker, const Ref<ir::Expr>& e) : checker_(&checker), expr_(e) {}
+    ir::Span span() const {
+      if (checker_) {
+        span_ = checker_->use_span(expr_);
+        checker_ = nullptr;
+      }
+      return span_;
+    }
+
+   private:
+    mutable ir::Span span_;
+    mutable const RelaxChecker* checker_ = nullptr;
+    Ref<ir::Expr> expr_;
+  };
+
+  void check_sinfo(const Ref<StructInfo>& s, const Where& at) {
     if (!s) return;
     switch (s->kind()) {
       case ir::ObjectKind::kFuncStructInfo: {
@@ -585,7 +606,7 @@ class RelaxChecker {
     for (const auto& v : tir_vars_in(shape)) check_symbolic_use(v, at);
   }
 
-  void check_symbolic_use(const Ref<ir::tir::Var>& v, ir::Span at) {
+  void check_symbolic_use(const Ref<ir::tir::Var>& v, const Where& at) {
     if (!symbolic_.count(v.get())) {
       report_undefined_symbolic(v, at);
       return;
@@ -594,7 +615,7 @@ class RelaxChecker {
     auto [it, inserted] = symbolic_owner_.emplace(v.get(), std::make_pair(top_, current_name_));
     if (!inserted && it->second.first != top_ && reported_shared_.insert(v.get()).second) {
       diags_
-          .error(codes::kSharedSymbolic, at,
+          .error(codes::kSharedSymbolic, at.span(),
                  "symbolic variable `" + v->name + "` is used in function `" + it->second.second +
                      "` and in function `" + current_name_ + "`; each function needs its own")
           .note("declare it again in this function (`" + v->name +
@@ -602,11 +623,11 @@ class RelaxChecker {
     }
   }
 
-  void report_undefined_symbolic(const Ref<ir::tir::Var>& v, ir::Span at) {
+  void report_undefined_symbolic(const Ref<ir::tir::Var>& v, const Where& at) {
     // One report per variable and function.
     if (!reported_symbolic_.insert({v.get(), top_}).second) return;
     diags_
-        .error(codes::kUndefinedSymbolic, at,
+        .error(codes::kUndefinedSymbolic, at.span(),
                "symbolic variable `" + v->name + "` is not defined here")
         .note(
             "a symbolic variable is defined where it first appears alone as a dimension of a "

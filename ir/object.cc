@@ -1,7 +1,45 @@
-// Kind names for debugging output.
+// Kind names for debugging output; the deletion of nodes without recursion.
 #include "ir/object.h"
 
+#include <cstring>
+
 namespace relax::ir {
+
+namespace {
+// The nodes freed while a deletion is under way on this thread, deleted by the outermost call:
+// a list linked through the dead nodes' spans (a node whose count fell to zero is never read
+// again, and its destructor does not read the span). Plain pointers, so that statics freed at
+// exit, after the thread's own objects are gone, still find the list; per thread, as reference
+// counts are, since trees are freed on worker threads too.
+thread_local const Object* pending_head = nullptr;
+thread_local bool deleting = false;
+static_assert(sizeof(Span) >= sizeof(const Object*));
+
+void set_next(const Object* node, const Object* next) {
+  std::memcpy(static_cast<void*>(&const_cast<Object*>(node)->span), &next, sizeof next);
+}
+const Object* next_of(const Object* node) {
+  const Object* next;
+  std::memcpy(&next, static_cast<const void*>(&node->span), sizeof next);
+  return next;
+}
+}  // namespace
+
+void Object::destroy(const Object* node) {
+  if (deleting) {
+    set_next(node, pending_head);
+    pending_head = node;
+    return;
+  }
+  deleting = true;
+  delete node;
+  while (pending_head) {
+    const Object* next = pending_head;
+    pending_head = next_of(next);
+    delete next;
+  }
+  deleting = false;
+}
 
 const char* kind_name(ObjectKind kind) {
   switch (kind) {

@@ -155,8 +155,13 @@ class Object {
   friend class Ref;
   void inc_ref() const { ref_count_.fetch_add(1, std::memory_order_relaxed); }
   void dec_ref() const {
-    if (ref_count_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+    if (ref_count_.fetch_sub(1, std::memory_order_acq_rel) == 1) destroy(this);
   }
+  // Deletes a node whose last reference went away. Deleting a node releases its children, which
+  // may delete them in turn: done directly, freeing a `x + x + ... + x` chain of 100,000 nested
+  // calls would recurse as deep. The children a deletion frees are queued and deleted after it,
+  // in a loop, so the stack stays flat whatever the depth of the tree (object.cc).
+  static void destroy(const Object* node);
 
   ObjectKind kind_;
   mutable std::atomic<uint32_t> ref_count_{0};

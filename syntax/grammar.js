@@ -96,6 +96,10 @@ module.exports = grammar({
     // skip it into a small ERROR node (an INDENT there would be taken as the start of a block
     // by error recovery, which then misplaces the rest of the function).
     $._unexpected_indent,
+    // Never used by a rule: the scanner emits it for a block its indent stack cannot hold (more
+    // than 255 nested levels, or indented past column 8,388,607), so the region ends up in an
+    // ERROR node. It is visible so that the front end can name the problem (E0106).
+    $.indent_overflow,
   ],
 
   inline: $ => [

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "analysis/use_span.h"
+#include "ir/depth_limit.h"
 
 namespace relax::analysis::normalize_detail {
 
@@ -20,6 +21,9 @@ void Normalizer::normalize_function(const Ref<ir::Function>& func) {
     // A nested function's parameter may be written `y.struct_info` of an outer variable.
     p->struct_info = complete_written(p->struct_info, p->span);
     if (!p->struct_info) p->struct_info = make<ir::ObjectStructInfo>();
+    if (too_deep(p->struct_info, p->struct_info->span.is_known() ? p->struct_info->span : p->span,
+                 "the annotation of parameter `" + p->name + "`"))
+      p->struct_info = make<ir::ObjectStructInfo>();
     define_symbolic_vars(p->struct_info);
     origins_[p.get()] = p->span;
     param_sinfo.push_back(p->struct_info);
@@ -32,6 +36,8 @@ void Normalizer::normalize_function(const Ref<ir::Function>& func) {
     body_failed = is_poisoned(func->body.get());
   }
   Ref<StructInfo> ret = complete_written(func->ret_struct_info, func->span);
+  if (ret && too_deep(ret, ret->span.is_known() ? ret->span : func->span, "the return annotation"))
+    ret = nullptr;
   if (body_sinfo && (!ret || is_base_of(ret, body_sinfo, analyzer_))) {
     // TVM's Function constructor: the body's struct info, erased to the symbolic vars the
     // parameters define (match_cast vars of the body are out of scope for callers).
@@ -63,6 +69,12 @@ void Normalizer::normalize_function(const Ref<ir::Function>& func) {
   sinfo->params = std::move(param_sinfo);
   sinfo->ret = ret;
   sinfo->purity = func->is_pure;
+  // R.Callable of the parameters and the result is one level more than the deepest of them;
+  // past the limit, callers see an opaque function.
+  if (too_deep(sinfo, func->span, "the struct info of this function (R.Callable)")) {
+    sinfo->params.reset();
+    sinfo->ret = make<ir::ObjectStructInfo>();
+  }
   func->struct_info = sinfo;
   scope_vars_.resize(saved_size);
   scope_start_ = saved_start;
@@ -105,6 +117,11 @@ void Normalizer::normalize_var_binding(ir::VarBinding& b) {
   // Completed before the value is inferred: a recursive local function calls itself through it.
   Ref<StructInfo> annotation = complete_written(var->struct_info, var->span);
   var->struct_info = annotation;
+  if (annotation && too_deep(annotation, annotation->span.is_known() ? annotation->span : var->span,
+                             "the annotation of `" + var->name + "`")) {
+    annotation = nullptr;
+    var->struct_info = nullptr;
+  }
   if (auto f = b.value.as<ir::Function>()) local_functions_[var.get()] = f;
   Ref<ir::Expr> value = normalize_expr(b.value);
   if (!value) {
@@ -116,6 +133,14 @@ void Normalizer::normalize_var_binding(ir::VarBinding& b) {
   bound_values_[var.get()] = value;
   Ref<StructInfo> inferred = struct_info_of(value);
   bool failed = is_poisoned(value.get());
+  // A value that depends on an earlier error is not reported, but bounded all the same.
+  if (inferred && too_deep(inferred, value_span(value, b.span),
+                           failed ? "" : "the struct info of `" + var->name + "`")) {
+    // Unknown from here, as after any error: the uses are not reported again.
+    var->struct_info = annotation ? annotation : make<ir::ObjectStructInfo>();
+    if (!annotation) poison(var.get());
+    return;
+  }
 
   // Values whose struct info is their own: functions, if/else joins, statements.
   if (value.is<ir::Function>() || value.is<ir::If>()) {
@@ -167,6 +192,9 @@ void Normalizer::normalize_match_cast(ir::MatchCast& b) {
   if (b.struct_info) b.struct_info = complete_written(b.struct_info, b.span);
   Ref<StructInfo> target =
       b.struct_info ? b.struct_info : Ref<StructInfo>(make<ir::ObjectStructInfo>());
+  if (too_deep(target, target->span.is_known() ? target->span : b.span,
+               "the target of R.match_cast"))
+    target = make<ir::ObjectStructInfo>();
   if (value && !is_poisoned(value.get())) {
     Ref<StructInfo> vs = struct_info_of(value);
     if (struct_info_base_check(vs, target, analyzer_) == BaseCheck::kFailL0) {
@@ -304,6 +332,21 @@ Ref<StructInfo> Normalizer::erase_in_scope(const Ref<StructInfo>& sinfo) {
 }
 
 // --- Helpers -------------------------------------------------------------------------------------
+
+bool Normalizer::too_deep(const Ref<StructInfo>& sinfo, ir::Span at, const std::string& what) {
+  const ir::DepthLimit& limit = ir::kStructInfoNesting;
+  uint32_t height = ir::struct_info_height(*sinfo);
+  if (height <= limit.max) return false;
+  if (what.empty()) return true;
+  diags_
+      .error(limit.code, at,
+             what + " is nested " + std::to_string(height) + " levels deep; struct info may nest " +
+                 std::to_string(limit.max))
+      .note(
+          "each R.Tuple and R.Callable is a level: keep the values in separate variables, or "
+          "flatten the tuples");
+  return true;
+}
 
 ir::Span Normalizer::value_span(const Ref<ir::Expr>& value, ir::Span binding) const {
   if (auto v = value.as_ptr<ir::Var>()) {

@@ -78,6 +78,10 @@ class Normalizer {
   Ref<StructInfo> erase_in_scope(const Ref<StructInfo>& sinfo);
 
   // --- Helpers ---
+  // Whether `sinfo` nests deeper than ir::kStructInfoNesting; if so, reported at `at` as `what`
+  // ("the struct info of `t`"; not reported when `what` is empty) and the caller uses R.Object
+  // instead.
+  bool too_deep(const Ref<StructInfo>& sinfo, ir::Span at, const std::string& what);
   Ref<StructInfo> set_sinfo(const Ref<ir::Expr>& e, Ref<StructInfo> sinfo);
   void poison(const ir::Object* node) { poisoned_.insert(node); }
   bool is_poisoned(const ir::Object* node) const { return poisoned_.count(node) != 0; }

@@ -5,6 +5,8 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "compiler/pass.h"
@@ -48,7 +50,10 @@ class NameSupply {
   std::string fresh(const std::string& base);
 
  private:
-  std::vector<std::string> used_;
+  std::unordered_set<std::string> used_;
+  // Per base, the number to try next: every one below it is taken (names are only added), so a
+  // function that needs thousands of fresh names does not retry them all each time.
+  std::unordered_map<std::string, unsigned> next_;
 };
 
 }  // namespace relax::compiler::relax_passes

@@ -1,8 +1,8 @@
 // VMShapeLower: makes the run-time checks of struct info and the symbolic shape computations
 // explicit calls of VM builtins (SEMANTICS.md §5.3), so that `--print-after=VMShapeLower` shows
 // what the VM will check. Per Relax function:
-//  - every symbolic value (a variable `n`, or a compound expression `n * 4`) gets a slot of a
-//    shape heap, allocated first:
+//  - every symbolic value (a variable `n`, or a compound expression `n * 4` used as a dimension
+//    or a prim value) gets a slot of a shape heap, allocated first:
 //      shape_heap = R.call_builtin_with_ctx("vm.builtin.alloc_shape_heap", (R.prim_value(K),),
 //                                           sinfo_args=(R.Tensor(ndim=1, dtype="int64"),))
 //  - parameters, then every match_cast, are checked against their struct info
@@ -11,7 +11,9 @@
 //    (`vm.builtin.match_shape` / `match_prim_value`: a constant is compared, a new variable is
 //    stored, a known one compared; compound dims are compared in a second round once computed);
 //  - compound expressions are computed into their slots where first needed
-//    (`vm.builtin.shape_compute`, a postfix program), and every symbolic `R.shape([...])` or
+//    (`vm.builtin.shape_compute`, a postfix program over the variables' slots; its parts get no
+//    slots of their own, so a chain of N terms is one slot and one program of N terms, not N of
+//    each), and every symbolic `R.shape([...])` or
 //    `R.prim_value(...)` becomes `vm.builtin.make_shape` / `make_prim_value` from the heap.
 // The match_cast bindings stay (after their checks) so the module remains well formed; VM
 // codegen treats them as copies. The slots' expressions are recorded in the function attribute
@@ -21,6 +23,7 @@
 // before: their checks and shape computations are explicit already), prim_funcs.
 #include <map>
 #include <set>
+#include <unordered_set>
 
 #include "compiler/relax/pass_util.h"
 #include "compiler/relax/passes.h"
@@ -36,7 +39,35 @@ namespace {
 
 std::pair<std::vector<Ref<tir::PrimExpr>>, int64_t> operands(const Ref<tir::PrimExpr>& e);
 
-// The symbolic values of one function: each variable and each distinct compound expression.
+// Calls visit(node) for `root` and every operand under it (operands() gives them) that
+// enter(operand) accepts, each operand before the expression that uses it, left to right. A
+// loop over an explicit stack: a chain of N terms nests N levels, and the front end accepts
+// 50,000 (E0243).
+template <typename Enter, typename Visit>
+void walk_post_order(const Ref<tir::PrimExpr>& root, Enter&& enter, Visit&& visit) {
+  struct Frame {
+    Ref<tir::PrimExpr> e;
+    std::vector<Ref<tir::PrimExpr>> parts;
+    size_t next = 0;
+  };
+  std::vector<Frame> stack;
+  stack.push_back({root, operands(root).first});
+  while (!stack.empty()) {
+    if (stack.back().next < stack.back().parts.size()) {
+      Ref<tir::PrimExpr> part = stack.back().parts[stack.back().next++];
+      if (!enter(part)) continue;
+      auto parts = operands(part).first;
+      stack.push_back({std::move(part), std::move(parts)});
+      continue;
+    }
+    visit(stack.back().e);
+    stack.pop_back();
+  }
+}
+
+// The symbolic values of one function: each variable, and each distinct compound expression
+// used as a dimension or a prim value (not its parts: a slot's key and name is its printed
+// text, and the parts of a chain of N terms would make N keys of up to N terms).
 class SlotCollector : public ExprVisitor {
  public:
   std::map<std::string, int64_t> slot_of;  // printed expression -> slot
@@ -44,11 +75,16 @@ class SlotCollector : public ExprVisitor {
 
   void add(const Ref<tir::PrimExpr>& e) {
     if (!e || tir::as_const_int(e) || e.is<tir::FloatImm>()) return;
-    std::string key = syntax::to_text(e);
-    if (slot_of.count(key)) return;
-    for (const auto& operand : operands(e).first) add(operand);
-    slot_of[key] = static_cast<int64_t>(names.size());
-    names.push_back(key);
+    if (!e.is<tir::Var>()) {
+      // The variables under it, left to right; an operand shared by several expressions is
+      // walked once.
+      walk_post_order(
+          e, [&](const Ref<tir::PrimExpr>& part) { return walked_.insert(part.get()).second; },
+          [&](const Ref<tir::PrimExpr>& part) {
+            if (part.is<tir::Var>()) intern(part);
+          });
+    }
+    intern(e);
   }
   void add_sinfo(const Ref<StructInfo>& s) {
     if (!s) return;
@@ -72,6 +108,15 @@ class SlotCollector : public ExprVisitor {
     for (const auto& v : s->values) add(v);
   }
   void visit_prim_value(const Ref<PrimValue>& v) override { add(v->value); }
+
+ private:
+  void intern(const Ref<tir::PrimExpr>& e) {
+    std::string key = syntax::to_text(e);
+    if (slot_of.count(key)) return;
+    slot_of[key] = static_cast<int64_t>(names.size());
+    names.push_back(std::move(key));
+  }
+  std::unordered_set<const Object*> walked_;
 };
 
 // The postfix codes of vm.builtin.shape_compute for a binary operator (0: not computable).
@@ -134,19 +179,38 @@ std::vector<int64_t> shape_program(const Ref<tir::PrimExpr>& e,
                                    const std::function<int64_t(const Ref<tir::PrimExpr>&)>& slot) {
   using C = vm::ShapeProgramCode;
   std::vector<int64_t> out;
-  auto emit = [&](auto& self, const Ref<tir::PrimExpr>& x) -> void {
+  // Post order over an explicit stack (a dimension may be a chain of 50,000 terms); an
+  // expression the VM cannot compute is a leaf read from its slot, its operands unvisited.
+  auto parts_of = [](const Ref<tir::PrimExpr>& x) {
+    if (tir::as_const_int(x)) return std::vector<Ref<tir::PrimExpr>>{};
+    auto [parts, code] = operands(x);
+    return code ? parts : std::vector<Ref<tir::PrimExpr>>{};
+  };
+  struct Frame {
+    Ref<tir::PrimExpr> e;
+    std::vector<Ref<tir::PrimExpr>> parts;
+    size_t next = 0;
+  };
+  std::vector<Frame> stack;
+  stack.push_back({e, parts_of(e)});
+  while (!stack.empty()) {
+    Frame& top = stack.back();
+    if (top.next < top.parts.size()) {
+      Ref<tir::PrimExpr> part = top.parts[top.next++];
+      auto parts = parts_of(part);
+      stack.push_back({std::move(part), std::move(parts)});
+      continue;
+    }
+    const Ref<tir::PrimExpr>& x = top.e;
     if (auto c = tir::as_const_int(x)) {
       out.insert(out.end(), {static_cast<int64_t>(C::kPushImm), *c});
-      return;
-    }
-    if (auto [parts, code] = operands(x); code) {
-      for (const auto& part : parts) self(self, part);
+    } else if (int64_t code = operands(x).second) {
       out.insert(out.end(), {code, 0});
-      return;
+    } else {
+      out.insert(out.end(), {static_cast<int64_t>(C::kPushHeap), slot(x)});
     }
-    out.insert(out.end(), {static_cast<int64_t>(C::kPushHeap), slot(x)});
-  };
-  emit(emit, e);
+    stack.pop_back();
+  }
   return out;
 }
 
@@ -334,25 +398,49 @@ class ShapeLowerer : public ExprMutator {
     if (s < 0) return false;
     if (known_.count(s)) return true;
     if (e.is<tir::Var>()) return false;
-    auto [parts, code] = operands(e);
-    if (!code) {
-      diags_.error(
-          "E0783", Span::unknown(),
-          "the symbolic expression " + syntax::to_text(e) + " cannot be computed by the VM");
-      return false;
-    }
-    for (const auto& part : parts)
-      if (!ensure(part)) return false;
     std::vector<Ref<Expr>> args{heap_, int_value(s)};
-    program(e, args);
+    if (!program(e, args)) return false;
     emit_check("vm.builtin.shape_compute", std::move(args));
     known_.insert(s);
     return true;
   }
 
-  void program(const Ref<tir::PrimExpr>& e, std::vector<Ref<Expr>>& out) {
-    for (int64_t word : shape_program(e, [&](const Ref<tir::PrimExpr>& x) { return slot(x); }))
-      out.push_back(int_value(word));
+  // Appends the postfix program of `e` to `out`: constants pushed, variables loaded from their
+  // slots, operators applied. False when a variable is not known here or a part cannot be
+  // computed (reported).
+  bool program(const Ref<tir::PrimExpr>& e, std::vector<Ref<Expr>>& out) {
+    bool ok = true;
+    walk_post_order(
+        e, [&](const Ref<tir::PrimExpr>&) { return ok; },
+        [&](const Ref<tir::PrimExpr>& part) {
+          if (!ok) return;
+          if (auto c = tir::as_const_int(part)) {
+            out.push_back(int_value(0));
+            out.push_back(int_value(*c));
+            return;
+          }
+          if (part.is<tir::Var>()) {
+            int64_t s = slot(part);
+            if (s < 0 || !known_.count(s)) {
+              ok = false;
+              return;
+            }
+            out.push_back(int_value(1));
+            out.push_back(int_value(s));
+            return;
+          }
+          int64_t code = operands(part).second;
+          if (!code) {
+            diags_.error("E0783", Span::unknown(),
+                         "the symbolic expression " + syntax::to_text(part) +
+                             " cannot be computed by the VM");
+            ok = false;
+            return;
+          }
+          out.push_back(int_value(code));
+          out.push_back(int_value(0));
+        });
+    return ok;
   }
 
   // (code, r) for one dimension in the first round of matching.

@@ -4,6 +4,7 @@
 
 #include "compiler/tir/util.h"
 #include "compiler/tir/verify.h"
+#include "ir/depth_limit.h"
 #include "ir/module.h"
 #include "ir/tir_visitor.h"
 
@@ -39,6 +40,22 @@ bool is_after_block_lowering(const std::string& step) {
   return step != "LowerInitBlock" && step != "ConvertBlocksToOpaque" && step != "LowerMatchBuffer";
 }
 
+// The steps recurse along expressions: a prim_func nesting deeper than ir::kTirCompileNesting
+// (a chain of thousands of terms) is refused with E0708 rather than overflow the stack.
+bool check_nesting(const PrimFunc& func, ir::DiagnosticBag& diags, const std::string& name) {
+  const ir::Object* deepest = nullptr;
+  uint32_t height = ir::prim_expr_height(func, &deepest);
+  if (height <= ir::kTirCompileNesting.max) return true;
+  ir::Span at = deepest && deepest->span.is_known() ? deepest->span : func.span;
+  diags
+      .error(ir::kTirCompileNesting.code, at,
+             "prim_func `" + name + "` has an expression nested " + std::to_string(height) +
+                 " levels deep; TIR lowering handles up to " +
+                 std::to_string(ir::kTirCompileNesting.max))
+      .note("a chain `a + b + ...` of N terms is N levels: split it into several statements");
+  return false;
+}
+
 }  // namespace
 
 bool is_lowered(const PrimFunc& func) {
@@ -53,6 +70,7 @@ Ref<PrimFunc> lower_prim_func(const Ref<PrimFunc>& func, const Target& target,
   std::string fname = name;
   if (fname.empty()) fname = func->attrs.get_string("global_symbol", "main");
   LowerContext ctx{target, diags, options, fname};
+  if (!check_nesting(*func, diags, fname)) return nullptr;
   Ref<PrimFunc> f = func;
   for (const NamedLowerStep& step : lowering_steps()) {
     if (step.step == &instrument_bound_checkers && !options.bounds_check) continue;
@@ -94,6 +112,10 @@ std::vector<Pass> lowering_passes(const Target& target) {
         auto pf = ir::as_prim_func(member.func);
         if (!pf) continue;
         LowerContext ctx{target, pctx.diagnostics(), options, member.gvar->name};
+        if (!check_nesting(*pf, pctx.diagnostics(), member.gvar->name)) {
+          failed = true;
+          continue;
+        }
         auto next = step.step(pf, ctx);
         if (!next) {
           failed = true;

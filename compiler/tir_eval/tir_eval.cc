@@ -131,9 +131,19 @@ class Interpreter {
   static Scalar fl(DataType t, double v) { return Scalar::of_float(t, v); }
   static Scalar in(DataType t, int64_t v) { return Scalar::of_int(t, v); }
 
-  Scalar binary(const BinaryOp& op) {
-    Scalar a = eval(op.a);
-    Scalar b = eval(op.b);
+  // `a + b + c + ...` nests to the left, one node a term: the chain of binary nodes down the
+  // left operands is evaluated in a loop, leftmost first, each right operand recursively.
+  Scalar binary(const BinaryOp& top) {
+    std::vector<const BinaryOp*> spine{&top};
+    while (auto next = spine.back()->a.as_ptr<BinaryOp>()) spine.push_back(next);
+    Scalar acc = eval(spine.back()->a);
+    for (auto it = spine.rbegin(); it != spine.rend(); ++it)
+      acc = binary(**it, acc, eval((*it)->b));
+    return acc;
+  }
+
+  // One binary node, its operands evaluated.
+  Scalar binary(const BinaryOp& op, const Scalar& a, const Scalar& b) {
     DataType t = op.a->dtype;
     bool fp = t.is_floating();
     auto kind = op.kind();

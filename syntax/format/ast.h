@@ -146,8 +146,9 @@ class Ast {
   explicit Ast(const SyntaxTree& tree);
   // Builds the tree with the formatter's own parser (syntax/format/parser.h), without
   // tree-sitter; nullptr when the text uses something that parser leaves to tree-sitter (or is
-  // not valid).
-  static std::unique_ptr<Ast> parse(std::string_view source);
+  // not valid), or nests deeper than ir::kFormatNesting (then `*too_deep` is set: the parser
+  // stops before it recurses further, and tree-sitter's CST is as deep).
+  static std::unique_ptr<Ast> parse(std::string_view source, bool* too_deep = nullptr);
 
   std::string_view source() const { return source_; }
   const AstNode& node(int32_t i) const { return nodes_[static_cast<size_t>(i)]; }

@@ -6,6 +6,7 @@
 #include <future>
 #include <memory>
 
+#include "ir/depth_limit.h"
 #include "ir/source.h"
 #include "ir/structural_equal.h"
 #include "syntax/format/ast.h"
@@ -112,9 +113,16 @@ struct Checked {
   ir::Ref<ir::IRModule> module;
 };
 
-// Deeper trees are refused: the layout and the checks recurse along the tree, and a 20,000-term
-// `a + a + ...` would exhaust the stack (it does in ruff too). Real code stays far below.
-constexpr size_t kMaxDepth = 1500;
+// Deeper trees are refused (ir::kFormatNesting, F0007): the layout and the checks recurse along
+// the tree, and a 20,000-term `a + a + ...` would exhaust the stack (it does in ruff too). Real
+// code stays far below.
+constexpr size_t kMaxDepth = ir::kFormatNesting.max;
+
+void report_too_deep(uint32_t file, ir::DiagnosticBag& diags) {
+  diags.error(ir::kFormatNesting.code, span_at(file, 0),
+              "not formatted: expressions or blocks are nested more than " +
+                  std::to_string(kMaxDepth) + " deep");
+}
 
 size_t cst_depth(const SyntaxTree& tree) {
   TSTreeCursor cursor = ts_tree_cursor_new(tree.root().raw());
@@ -214,9 +222,7 @@ FormatResult format_with_profile(std::string_view text, uint32_t file, const For
     return result;
   }
   if (in.too_deep || cst_depth(*in.tree) > 2 * kMaxDepth) {
-    diags.error("F0007", span_at(file, 0),
-                "not formatted: expressions or blocks are nested more than " +
-                    std::to_string(kMaxDepth) + " deep");
+    report_too_deep(file, diags);
     return result;
   }
   std::string rewritten = format::rewrite_profile(*in.tree, *options.profile);
@@ -231,7 +237,13 @@ FormatResult format_with_profile(std::string_view text, uint32_t file, const For
       return result;
     }
   }
-  std::unique_ptr<format::Ast> ast = format::Ast::parse(rewritten);
+  bool too_deep = false;
+  std::unique_ptr<format::Ast> ast = format::Ast::parse(rewritten, &too_deep);
+  if (too_deep || (ast && ast->max_depth() > kMaxDepth) ||
+      (!ast && cst_depth(*source.tree) > 2 * kMaxDepth)) {
+    report_too_deep(file, diags);
+    return result;
+  }
   if (!ast) ast = std::make_unique<format::Ast>(*source.tree);
   std::string out;
   if (!layout(*ast, rewritten_file, options, out, diags)) return result;
@@ -274,14 +286,11 @@ FormatResult format_text(std::string_view text, const FormatOptions& options,
     report_syntax_errors(tree, diags);
     diags.error("F0001", span_at(file, 0), "not formatted: the file has syntax errors");
   };
-  auto refuse_depth = [&] {
-    diags.error("F0007", span_at(file, 0),
-                "not formatted: expressions or blocks are nested more than " +
-                    std::to_string(kMaxDepth) + " deep");
-  };
+  auto refuse_depth = [&] { report_too_deep(file, diags); };
   // The formatter's own parser first; tree-sitter's CST when it gives up.
-  std::unique_ptr<format::Ast> ast = format::Ast::parse(text);
-  if (ast && ast->max_depth() > kMaxDepth) {
+  bool too_deep = false;
+  std::unique_ptr<format::Ast> ast = format::Ast::parse(text, &too_deep);
+  if (too_deep || (ast && ast->max_depth() > kMaxDepth)) {
     refuse_depth();
     return result;
   }

@@ -7,6 +7,7 @@
 // that both builders give the same tree on every known file.
 #include <cstring>
 
+#include "ir/depth_limit.h"
 #include "syntax/format/ast.h"
 #include "syntax/format/literals.h"
 
@@ -22,6 +23,8 @@ struct Token {
 };
 
 struct GiveUp {};
+// Nesting deeper than ir::kFormatNesting: the parser stops before it recurses further.
+struct TooDeep {};
 
 bool name_start(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
@@ -383,8 +386,17 @@ class Parser {
   uint32_t ostart(int32_t i) { return n(i).outer_start; }
   uint32_t oend(int32_t i) { return n(i).outer_end; }
 
+  // One level of the recursion: blocks, expressions and unary operators nest through it.
+  struct Level {
+    explicit Level(uint32_t& depth) : guard(depth, ir::kFormatNesting) {
+      if (!guard.entered()) throw TooDeep{};
+    }
+    ir::DepthGuard guard;
+  };
+
   // ---- statements ----
   void statement(std::vector<int32_t>& out) {
+    Level level(depth_);
     if (kind() == Tk::kIndent || kind() == Tk::kDedent || kind() == Tk::kNewline) throw GiveUp{};
     if (is_op("@")) {
       out.push_back(decorated());
@@ -939,6 +951,7 @@ class Parser {
   }
 
   int32_t expression() {
+    Level level(depth_);
     if (is_kw("lambda")) return lambda();
     if (is_kw("yield") || is_kw("await")) throw GiveUp{};
     int32_t body = disjunction();
@@ -972,6 +985,7 @@ class Parser {
 
   int32_t inversion() {
     if (is_kw("not")) {
+      Level level(depth_);
       uint32_t s = next().start;
       int32_t operand = inversion();
       int32_t e = add(NodeType::kUnaryOp, s, oend(operand));
@@ -1099,6 +1113,7 @@ class Parser {
 
   int32_t factor() {
     if (is_op("-") || is_op("+") || is_op("~")) {
+      Level level(depth_);
       std::string_view t = text();
       uint32_t s = next().start;
       int32_t operand = factor();
@@ -1115,6 +1130,7 @@ class Parser {
   int32_t power() {
     int32_t base = primary();
     if (!is_op("**")) return base;
+    Level level(depth_);  // `a ** b ** ...` nests to the right
     next();
     int32_t exp = factor();
     int32_t e = add(NodeType::kBinOp, ostart(base), oend(exp));
@@ -1382,13 +1398,18 @@ class Parser {
   std::string_view src_;
   std::vector<Token> toks_;
   size_t pos_ = 0;
+  uint32_t depth_ = 0;  // the levels of recursion under way (Level)
 };
 
-std::unique_ptr<Ast> Ast::parse(std::string_view source) {
+std::unique_ptr<Ast> Ast::parse(std::string_view source, bool* too_deep) {
+  if (too_deep) *too_deep = false;
   std::unique_ptr<Ast> ast(new Ast(source));
   try {
     Parser(*ast).run();
   } catch (const GiveUp&) {
+    return nullptr;
+  } catch (const TooDeep&) {
+    if (too_deep) *too_deep = true;
     return nullptr;
   }
   return ast;

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "ir/depth_limit.h"
 #include "ir/diagnostic.h"
 #include "ir/module.h"
 #include "syntax/cst.h"
@@ -121,14 +122,13 @@ class Frontend {
 
   // --- Evaluation (eval.cc) --------------------------------------------------------------------
   // Evaluates an expression node. Errors are reported and give Value::error(). Nesting deeper
-  // than kMaxEvalDepth (parentheses, calls, subscripts; not the terms of an operator chain,
+  // than ir::kExprNesting (parentheses, calls, subscripts; not the terms of an operator chain,
   // which are evaluated iteratively) is refused with E0242 instead of exhausting the stack.
   Value eval(Node expr);
-  static constexpr int kMaxEvalDepth = 200;
   // --- (private to eval.cc) ---
   Value eval_node(Node expr);
   Value eval_binary_chain(Node expr);
-  int eval_depth_ = 0;
+  uint32_t eval_depth_ = 0;
   // Evaluates the content of a string that holds an expression (`"n * 2"` in a shape), with
   // spans pointing into the string literal `string_node`.
   Value eval_string_expr(const Value& string_value, Node string_node);

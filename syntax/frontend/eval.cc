@@ -60,15 +60,13 @@ int64_t py_floordiv(int64_t a, int64_t b) {
 
 Value Frontend::eval(Node expr) {
   if (stopped()) return Value::error(expr.span());
-  if (eval_depth_ >= kMaxEvalDepth) {
-    error("E0242", expr,
-          "expression nested more than " + std::to_string(kMaxEvalDepth) + " levels deep");
+  ir::DepthGuard guard(eval_depth_, ir::kExprNesting);
+  if (!guard.entered()) {
+    error(ir::kExprNesting.code, expr,
+          "expression nested more than " + std::to_string(ir::kExprNesting.max) + " levels deep");
     return Value::error(expr.span());
   }
-  ++eval_depth_;
-  Value v = eval_node(expr);
-  --eval_depth_;
-  return v;
+  return eval_node(expr);
 }
 
 // `a + b + c + ...` is a left spine of binary operators: evaluated bottom-up in a loop, so a
@@ -80,6 +78,7 @@ Value Frontend::eval_binary_chain(Node expr) {
     spine.push_back(n);
   Value acc = eval(spine.back().field(Field::kLeft));
   bool failed = acc.is_error();
+  uint32_t prim_levels = 0;  // the PrimExpr levels this chain has nested (ir::kPrimExprChain)
   for (auto it = spine.rbegin(); it != spine.rend(); ++it) {
     Value rhs = eval(it->field(Field::kRight));
     if (failed || rhs.is_error()) {
@@ -87,8 +86,18 @@ Value Frontend::eval_binary_chain(Node expr) {
       acc = Value::error(it->span());
       continue;
     }
-    acc = binary_op(std::string(it->field(Field::kOperator).text()), acc, rhs, *it);
+    Node op = it->field(Field::kOperator);
+    acc = binary_op(std::string(op.text()), acc, rhs, *it);
     failed = acc.is_error();
+    bool nested =
+        acc.is<ir::tir::PrimExpr>() && !acc.is<ir::tir::IntImm>() && !acc.is<ir::tir::FloatImm>();
+    if (!failed && nested && ++prim_levels >= ir::kPrimExprChain.max) {  // levels + 1 terms
+      error(ir::kPrimExprChain.code, op,
+            "a PrimExpr chain of more than " + std::to_string(ir::kPrimExprChain.max) +
+                " terms: the expression would nest too deeply");
+      failed = true;
+      acc = Value::error(it->span());
+    }
   }
   return acc;
 }

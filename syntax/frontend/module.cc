@@ -34,7 +34,16 @@ class ModuleParser {
   explicit ModuleParser(Frontend& fe) : fe_(fe) {}
 
   FrontendResult run(Node root) {
-    for (Node stmt : root.named_children()) top_level(stmt);
+    for (Node stmt : root.named_children()) {
+      // When error recovery made the whole module one ERROR, its children are fragments (a
+      // decorator, a name, a condition), not statements: only whole definitions and imports
+      // among them are read; the syntax error itself is reported on the root.
+      if (root.is_error() && stmt.kind() != NodeKind::kDecoratedDefinition &&
+          stmt.kind() != NodeKind::kImportStatement &&
+          stmt.kind() != NodeKind::kImportFromStatement)
+        continue;
+      top_level(stmt);
+    }
     declare_and_parse();
     report_missing_metadata();
     FrontendResult result;

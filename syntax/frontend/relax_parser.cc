@@ -79,14 +79,19 @@ ir::ObjectRef canonical_attr(const ir::ObjectRef& v) {
   return v;
 }
 
-bool calls_name(Node n, std::string_view name) {
-  if (!n) return false;
-  if (n.kind() == NodeKind::kCall) {
-    Node f = n.field(Field::kFunction);
-    if (f.kind() == NodeKind::kIdentifier && f.text() == name) return true;
-  }
-  for (Node c : n.named_children()) {
-    if (calls_name(c, name)) return true;
+// Whether the subtree calls `name` (a loop over an explicit stack: the body can hold an
+// operator chain thousands of nodes deep).
+bool calls_name(Node root, std::string_view name) {
+  std::vector<Node> stack{root};
+  while (!stack.empty()) {
+    Node n = stack.back();
+    stack.pop_back();
+    if (!n) continue;
+    if (n.kind() == NodeKind::kCall) {
+      Node f = n.field(Field::kFunction);
+      if (f.kind() == NodeKind::kIdentifier && f.text() == name) return true;
+    }
+    for (Node c : n.named_children()) stack.push_back(c);
   }
   return false;
 }
@@ -297,48 +302,76 @@ class FunctionParser {
   }
 
   // A-normal form: call arguments, tuple fields and tuple-item operands become leaves, nested
-  // calls being bound to fresh variables first.
-  Ref<ir::Expr> normalize_arg(const Ref<ir::Expr>& e) {
-    if (!e) return e;
-    if (auto t = e.as<ir::Tuple>()) {
-      bool changed = false;
-      std::vector<Ref<ir::Expr>> fields;
-      for (const auto& f : t->fields) {
-        fields.push_back(normalize_arg(f));
-        changed |= fields.back().get() != f.get();
-      }
-      if (!changed) return e;
-      auto out = make<ir::Tuple>(std::move(fields));
-      out->span = t->span;
-      return out;
+  // calls being bound to fresh variables first (inner ones first, left to right).
+  Ref<ir::Expr> normalize_arg(const Ref<ir::Expr>& e) { return normalize(e, /*bind=*/true); }
+  Ref<ir::Expr> normalize_value(const Ref<ir::Expr>& e) { return normalize(e, /*bind=*/false); }
+
+  // The operands normalization visits: a call's callee and arguments, a tuple's fields, a tuple
+  // item's tuple.
+  static size_t operand_count(const Ref<ir::Expr>& e) {
+    if (auto c = e.as_ptr<ir::Call>()) return 1 + c->args.size();
+    if (auto t = e.as_ptr<ir::Tuple>()) return t->fields.size();
+    return e.is<ir::TupleGetItem>() ? 1 : 0;
+  }
+  static const Ref<ir::Expr>& operand(const Ref<ir::Expr>& e, size_t i) {
+    if (auto c = e.as_ptr<ir::Call>()) return i == 0 ? c->op : c->args[i - 1];
+    if (auto t = e.as_ptr<ir::Tuple>()) return t->fields[i];
+    return e.as_ptr<ir::TupleGetItem>()->tuple;
+  }
+  // `e` with its operands replaced by `parts` (normalized), or `e` itself when none changed.
+  static Ref<ir::Expr> rebuild(const Ref<ir::Expr>& e, std::vector<Ref<ir::Expr>> parts) {
+    bool changed = false;
+    for (size_t i = 0; i < parts.size(); ++i) changed |= parts[i].get() != operand(e, i).get();
+    if (!changed) return e;
+    Ref<ir::Expr> out;
+    if (auto c = e.as_ptr<ir::Call>()) {
+      Ref<ir::Expr> op = parts[0];
+      parts.erase(parts.begin());
+      out = make<ir::Call>(op, std::move(parts), c->attrs, c->sinfo_args);
+    } else if (e.is<ir::Tuple>()) {
+      out = make<ir::Tuple>(std::move(parts));
+    } else {
+      out = make<ir::TupleGetItem>(parts[0], e.as_ptr<ir::TupleGetItem>()->index);
     }
-    if (is_leaf(e)) return e;
-    return emit_temp(normalize_value(e));
+    out->span = e->span;
+    return out;
   }
 
-  Ref<ir::Expr> normalize_value(const Ref<ir::Expr>& e) {
-    if (!e) return e;
-    if (auto c = e.as<ir::Call>()) {
-      Ref<ir::Expr> op = is_leaf(c->op) ? c->op : normalize_arg(c->op);
-      bool changed = op.get() != c->op.get();
-      std::vector<Ref<ir::Expr>> args;
-      for (const auto& a : c->args) {
-        args.push_back(normalize_arg(a));
-        changed |= args.back().get() != a.get();
+  // The walk behind normalize_arg (`bind`: a value that is no leaf is bound to a temporary) and
+  // normalize_value. A loop over an explicit stack: `x + x + ... + x` is a call nested as deep
+  // as the chain is long (thousands of terms), which a recursive walk would overflow on.
+  Ref<ir::Expr> normalize(const Ref<ir::Expr>& root, bool bind) {
+    struct Frame {
+      Ref<ir::Expr> e;
+      bool bind;
+      std::vector<Ref<ir::Expr>> parts;  // its operands normalized so far
+    };
+    std::vector<Frame> stack;
+    stack.push_back({root, bind, {}});
+    Ref<ir::Expr> result;
+    while (!stack.empty()) {
+      Frame& top = stack.back();
+      if (top.e && top.parts.size() < operand_count(top.e)) {
+        const Ref<ir::Expr>& next = operand(top.e, top.parts.size());
+        if (!next || (!next.is<ir::Tuple>() && is_leaf(next))) {
+          top.parts.push_back(next);
+        } else {
+          Frame frame{next, true, {}};
+          stack.push_back(std::move(frame));  // `top` is invalid from here
+        }
+        continue;
       }
-      if (!changed) return e;
-      auto out = make<ir::Call>(op, std::move(args), c->attrs, c->sinfo_args);
-      out->span = c->span;
-      return out;
+      Ref<ir::Expr> value = top.e;
+      if (value && operand_count(value) > 0) value = rebuild(value, std::move(top.parts));
+      // A tuple stays in place (its fields are leaves now); other non-leaves get a temporary.
+      if (top.bind && value && !value.is<ir::Tuple>() && !is_leaf(value)) value = emit_temp(value);
+      stack.pop_back();
+      if (stack.empty())
+        result = std::move(value);
+      else
+        stack.back().parts.push_back(std::move(value));
     }
-    if (auto g = e.as<ir::TupleGetItem>()) {
-      Ref<ir::Expr> t = normalize_arg(g->tuple);
-      if (t.get() == g->tuple.get()) return e;
-      auto out = make<ir::TupleGetItem>(t, g->index);
-      out->span = g->span;
-      return out;
-    }
-    return normalize_arg(e);
+    return result;
   }
 
   // What the printer leaves out: call_tir / call_dps_packed results have their output struct
@@ -874,6 +907,13 @@ class FunctionParser {
   // `if c: A elif d: B else: C` is `if c: A else: (if d: B else: C)`.
   void if_chain(Node at, Node cond_node, Node consequence, const std::vector<Node>& alternatives,
                 size_t next) {
+    ir::DepthGuard guard(if_depth_, ir::kRelaxIfNesting);
+    if (!guard.entered()) {
+      fe_.error(ir::kRelaxIfNesting.code, at,
+                "`if` statements nested more than " + std::to_string(ir::kRelaxIfNesting.max) +
+                    " levels deep (each `elif` is an `if` inside the `else` before it)");
+      return;
+    }
     if (bb_->dataflow) {
       fe_.error(codes::kIf, at, "`if` is not allowed inside a dataflow block");
       return;
@@ -1012,6 +1052,7 @@ class FunctionParser {
   bool func_attr_seen_ = false;
   std::set<std::pair<uint32_t, std::string>> outputs_;
   std::unordered_map<std::string, int> temp_counts_;
+  uint32_t if_depth_ = 0;  // nesting of `if` and `elif` (ir::kRelaxIfNesting)
 };
 
 }  // namespace

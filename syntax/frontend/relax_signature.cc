@@ -81,10 +81,14 @@ void scan_string(Frontend& fe, Node str, bool shape_position, SignatureNames& ou
   }
 }
 
-void scan_shape(Frontend& fe, Node n, SignatureNames& out);
+void scan_shape(Frontend& fe, Node n, SignatureNames& out, uint32_t& depth);
 
-void scan_annotation(Frontend& fe, Node n, bool shape_position, SignatureNames& out) {
-  if (!n) return;
+// `depth` counts the nesting walked (ir::kExprNesting): deeper parts are left out, as the
+// evaluation of the annotation reports E0242 on them.
+void scan_annotation(Frontend& fe, Node n, bool shape_position, SignatureNames& out,
+                     uint32_t& depth) {
+  ir::DepthGuard guard(depth, ir::kExprNesting);
+  if (!n || !guard.entered()) return;
   // Only strings and TypeVars define names: an annotation with neither needs no walk.
   if (!out.lookup_type_vars && !shape_position) {
     std::string_view text = n.text();
@@ -99,7 +103,7 @@ void scan_annotation(Frontend& fe, Node n, bool shape_position, SignatureNames& 
       scan_string(fe, n, shape_position, out);
       return;
     case NodeKind::kAttribute:
-      scan_annotation(fe, n.field(Field::kObject), false, out);
+      scan_annotation(fe, n.field(Field::kObject), false, out, depth);
       return;
     case NodeKind::kCall: {
       Node f = n.field(Field::kFunction);
@@ -117,24 +121,35 @@ void scan_annotation(Frontend& fe, Node n, bool shape_position, SignatureNames& 
           if (fname == "Prim" && key == "value" && value.kind() == NodeKind::kString)
             scan_string(fe, value, true, out);
           else
-            scan_annotation(fe, value, false, out);
-          if (shape_arg) scan_shape(fe, value, out);
+            scan_annotation(fe, value, false, out, depth);
+          if (shape_arg) scan_shape(fe, value, out, depth);
           continue;
         }
         if (first_positional && shaped)
-          scan_shape(fe, arg, out);
+          scan_shape(fe, arg, out, depth);
         else
-          scan_annotation(fe, arg, false, out);
+          scan_annotation(fe, arg, false, out, depth);
         first_positional = false;
       }
       return;
     }
+    case NodeKind::kBinaryOperator: {
+      // `a + b + ...` nests to the left, one level a term: its spine is walked in a loop, the
+      // operands in source order.
+      std::vector<Node> rights;
+      Node left = n;
+      for (; left.kind() == NodeKind::kBinaryOperator; left = left.field(Field::kLeft))
+        rights.push_back(left.field(Field::kRight));
+      scan_annotation(fe, left, shape_position, out, depth);
+      for (auto it = rights.rbegin(); it != rights.rend(); ++it)
+        scan_annotation(fe, *it, shape_position, out, depth);
+      return;
+    }
     case NodeKind::kTuple:
     case NodeKind::kList:
-    case NodeKind::kBinaryOperator:
     case NodeKind::kUnaryOperator:
     case NodeKind::kParenthesizedExpression:
-      for (Node c : n.named_children()) scan_annotation(fe, c, shape_position, out);
+      for (Node c : n.named_children()) scan_annotation(fe, c, shape_position, out, depth);
       return;
     default:
       return;
@@ -142,11 +157,11 @@ void scan_annotation(Frontend& fe, Node n, bool shape_position, SignatureNames& 
 }
 
 // A shape argument: its string items are dims.
-void scan_shape(Frontend& fe, Node n, SignatureNames& out) {
+void scan_shape(Frontend& fe, Node n, SignatureNames& out, uint32_t& depth) {
   if (n.kind() == NodeKind::kTuple || n.kind() == NodeKind::kList) {
-    for (Node c : n.named_children()) scan_annotation(fe, c, /*shape_position=*/true, out);
+    for (Node c : n.named_children()) scan_annotation(fe, c, /*shape_position=*/true, out, depth);
   } else {
-    scan_annotation(fe, n, false, out);
+    scan_annotation(fe, n, false, out, depth);
   }
 }
 
@@ -210,14 +225,15 @@ Signature parse_signature(Frontend& fe, Node def, FunctionState& st) {
   Node ret = def.field(Field::kReturnType);
   SignatureNames names;
   names.lookup_type_vars = file_has_type_vars(fe);
+  uint32_t depth = 0;
   for (Node p : params.named_children()) {
     if (p.kind() == NodeKind::kTypedParameter)
-      scan_annotation(fe, p.field(Field::kAnnotation), false, names);
+      scan_annotation(fe, p.field(Field::kAnnotation), false, names, depth);
   }
   // Strings of the return annotation only use names (a new one there is defined on first use).
   std::vector<std::string> param_strings = std::move(names.shape_strings);
   names.shape_strings.clear();
-  scan_annotation(fe, ret, false, names);
+  scan_annotation(fe, ret, false, names, depth);
   for (const auto& n : names.type_vars) define_symbolic(n, def.field(Field::kName).span());
   for (const auto& n : param_strings) define_symbolic(n, def.field(Field::kName).span());
 

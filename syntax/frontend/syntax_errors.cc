@@ -7,6 +7,7 @@
 
 #include "syntax/cst.h"
 #include "syntax/frontend.h"
+#include "syntax/src/scanner_limits.h"
 
 namespace relax::syntax {
 
@@ -54,13 +55,60 @@ std::string shorten(std::string_view text) {
   return s;
 }
 
-// The leaf tokens of a subtree, in order.
+// The leaf tokens of a subtree, in order (a loop: an error region can be nested deeply).
 void collect_leaves(Node node, std::vector<Node>& out) {
-  if (node.child_count() == 0) {
-    out.push_back(node);
-    return;
+  std::vector<Node> stack{node};
+  while (!stack.empty()) {
+    Node n = stack.back();
+    stack.pop_back();
+    if (n.child_count() == 0) {
+      out.push_back(n);
+      continue;
+    }
+    std::vector<Node> children = n.children();
+    for (auto it = children.rbegin(); it != children.rend(); ++it) stack.push_back(*it);
   }
-  for (Node child : node.children()) collect_leaves(child, out);
+}
+
+// A block the scanner's indent stack cannot hold (syntax/src/scanner_limits.h): the scanner made
+// the region one indent_overflow token. Reported at its first line with code, whatever error
+// recovery did around it (the region can take the whole function into the ERROR).
+bool report_indent_overflow(const std::vector<Node>& leaves, ir::DiagnosticBag& diags) {
+  for (Node leaf : leaves) {
+    if (leaf.type() != std::string_view("indent_overflow")) continue;
+    // The token can start at the end of the header line: point at the first line with code,
+    // measuring its indentation as the scanner does (tabs to the next multiple of 8).
+    const std::string& text = leaf.tree()->text();
+    size_t pos = leaf.start(), end = std::min<size_t>(leaf.end(), text.size());
+    while (pos < end && std::string_view(" \t\f\r\n").find(text[pos]) != std::string_view::npos)
+      ++pos;
+    size_t line_begin = pos == 0 ? 0 : text.rfind('\n', pos - 1);
+    line_begin = line_begin == std::string::npos ? 0 : line_begin + 1;
+    uint64_t column = 0;
+    for (size_t i = line_begin; i < pos; ++i) {
+      if (text[i] == ' ')
+        ++column;
+      else if (text[i] == '\t')
+        column = (column / 8 + 1) * 8;
+      else if (text[i] == '\f')
+        column = 0;
+    }
+    size_t line_end = std::min(text.find('\n', pos), end);
+    ir::Span at = leaf.span();
+    auto offset = [&](size_t p) { return at.begin + static_cast<uint32_t>(p - leaf.start()); };
+    ir::Span span{at.file, offset(pos), offset(std::max(line_end, pos))};
+    if (column > RELAX_SCANNER_MAX_COLUMN) {
+      diags.error("E0106", span,
+                  "line indented past column " + std::to_string(RELAX_SCANNER_MAX_COLUMN) +
+                      ": its block cannot be read");
+    } else {
+      diags.error("E0106", span,
+                  "blocks nested more than " + std::to_string(RELAX_SCANNER_MAX_INDENTS - 1) +
+                      " levels deep: this block cannot be read");
+    }
+    return true;
+  }
+  return false;
 }
 
 const char* header_context(std::string_view keyword) {
@@ -121,6 +169,7 @@ bool report_unclosed_bracket(const std::vector<Node>& leaves, ir::DiagnosticBag&
 void report_error_node(Node error, ir::DiagnosticBag& diags) {
   std::vector<Node> leaves;
   collect_leaves(error, leaves);
+  if (report_indent_overflow(leaves, diags)) return;
   // An unterminated string: a string start whose string has no (real) end.
   for (Node leaf : leaves) {
     if (leaf.type() != std::string_view("string_start")) continue;

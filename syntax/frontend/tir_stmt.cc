@@ -65,18 +65,21 @@ Node unparen(Node expr) {
 // --- Helpers ----------------------------------------------------------------------------------
 
 std::string StmtParser::static_callee(Node fn) {
-  if (fn.kind() == NodeKind::kIdentifier) {
-    const Value* v = fe_.lookup(fn.text());
-    if (v && v->is_namespace() && !v->bound_self()) return v->as_string();
-    return "";
+  // `a.b.c`: down the attribute objects in a loop (the chain can be as long as the line).
+  std::vector<Node> attrs;
+  Node n = fn;
+  for (; n.kind() == NodeKind::kAttribute; n = n.field(Field::kObject)) {
+    Node attr = n.field(Field::kAttribute);
+    if (!attr) return "";
+    attrs.push_back(attr);
   }
-  if (fn.kind() == NodeKind::kAttribute) {
-    std::string base = static_callee(fn.field(Field::kObject));
-    Node attr = fn.field(Field::kAttribute);
-    if (base.empty() || !attr) return "";
-    return canonical_path(base + "." + std::string(attr.text()));
-  }
-  return "";
+  if (n.kind() != NodeKind::kIdentifier) return "";
+  const Value* v = fe_.lookup(n.text());
+  if (!v || !v->is_namespace() || v->bound_self()) return "";
+  std::string path = v->as_string();
+  for (auto it = attrs.rbegin(); it != attrs.rend(); ++it)
+    path = canonical_path(path + "." + std::string(it->text()));
+  return path;
 }
 
 bool StmtParser::eval_call(Node call_node, CallArgs& call) {
@@ -149,7 +152,23 @@ BlockFrame* StmtParser::current_block(Node at, const char* what) {
 
 void StmtParser::parse_suite(Node block, StmtSink& sink) {
   if (!block) return;
-  for (Node stmt : block.named_children()) parse_stmt(stmt, sink);
+  // Each statement is one level below the enclosing statement, and one more below each let
+  // binding, `T.attr`, ... before it in this body (they cover the statements after them).
+  uint32_t outer = nesting_;
+  for (Node stmt : block.named_children()) {
+    nesting_ = outer + 1 + sink.open_levels();
+    if (!check_nesting(stmt)) break;
+    parse_stmt(stmt, sink);
+  }
+  nesting_ = outer;
+}
+
+bool StmtParser::check_nesting(Node stmt) {
+  if (nesting_ <= ir::kTirStmtNesting.max) return true;
+  fe_.error(ir::kTirStmtNesting.code, stmt,
+            "statements nested more than " + std::to_string(ir::kTirStmtNesting.max) +
+                " levels deep in a prim_func (each let binding nests the statements after it)");
+  return false;
 }
 
 void StmtParser::parse_stmt(Node stmt, StmtSink& sink) {
@@ -778,8 +797,12 @@ void StmtParser::parse_if(Node cond_node, Node consequence, Node owner, size_t a
     if (alt >= alternatives.size()) return;
     Node next = alternatives[alt];
     if (next.kind() == NodeKind::kElifClause) {
-      parse_if(next.field(Field::kCondition), next.field(Field::kConsequence), owner, alt + 1,
-               into);
+      // An `elif` is an `if` inside the `else` of the one before: one level deeper.
+      uint32_t outer = nesting_++;
+      if (check_nesting(next))
+        parse_if(next.field(Field::kCondition), next.field(Field::kConsequence), owner, alt + 1,
+                 into);
+      nesting_ = outer;
     } else {
       Frontend::ScopeGuard scope(fe_);
       parse_suite(next.field(Field::kBody), into);

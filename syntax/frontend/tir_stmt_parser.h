@@ -22,6 +22,8 @@ class StmtSink {
   void open(Wrap wrap);
   // The body: nothing is `T.evaluate(0)`, one statement is itself, more are a SeqStmt.
   Ref<Stmt> finish();
+  // The levels opened so far, each nesting the statements after it one deeper.
+  uint32_t open_levels() const { return static_cast<uint32_t>(levels_.size() - 1); }
 
  private:
   struct Level {
@@ -107,6 +109,11 @@ class StmtParser {
   std::unordered_map<const Var*, Ref<IterVar>> env_threads_;
   std::unordered_map<const Block*, DetectMask> masks_;
   int init_depth_ = 0;
+  // The nesting of the statement being parsed (ir::kTirStmtNesting): enclosing bodies, `elif`s
+  // and concise-scoping levels.
+  uint32_t nesting_ = 0;
+  // Reports E0616 at `stmt` when it is nested past the limit; false then.
+  bool check_nesting(Node stmt);
 };
 
 }  // namespace relax::syntax::tirfe

@@ -190,14 +190,34 @@ std::string PrimExprPrinter::call(const Call& c) {
   return out + ")";
 }
 
-PrimExprPrinter::Printed PrimExprPrinter::explicit_binary(const char* name, const Printed& a,
-                                                          const Printed& b) {
-  return {tir(name) + "(" + a.text + ", " + b.text + ")", kAtom};
+PrimExprPrinter::Printed PrimExprPrinter::binary(const BinaryOp& top) {
+  std::vector<const BinaryOp*> spine{&top};
+  while (auto next = spine.back()->a.as_ptr<BinaryOp>()) spine.push_back(next);
+  // Bottom-up, in the order the recursive form printed (left before right): the leftmost
+  // operand, then each node's right operand; the prefixes nest outward, the suffixes follow.
+  Printed left = print_prec(spine.back()->a);
+  std::string text = std::move(left.text);
+  std::vector<std::string> prefixes;
+  std::string suffixes;
+  for (auto it = spine.rbegin(); it != spine.rend(); ++it) {
+    Printed right = print_prec((*it)->b);
+    Around w = around(**it, left, right);
+    prefixes.push_back(std::move(w.prefix));
+    suffixes += w.suffix;
+    left = {"", w.prec};
+  }
+  std::string out;
+  for (auto it = prefixes.rbegin(); it != prefixes.rend(); ++it) out += *it;
+  out += text;
+  out += suffixes;
+  return {std::move(out), left.prec};
 }
 
-PrimExprPrinter::Printed PrimExprPrinter::binary(const BinaryOp& b) {
-  Printed a = print_prec(b.a);
-  Printed c = print_prec(b.b);
+PrimExprPrinter::Around PrimExprPrinter::around(const BinaryOp& b, const Printed& a,
+                                                const Printed& c) {
+  auto explicit_binary = [&](const char* name) -> Around {
+    return {tir(name) + "(", ", " + c.text + ")", kAtom};
+  };
   const char* op = nullptr;
   const char* ctor = nullptr;
   int prec = kAtom;
@@ -221,11 +241,11 @@ PrimExprPrinter::Printed PrimExprPrinter::binary(const BinaryOp& b) {
       op = "%", ctor = "FloorMod", prec = kMult;
       break;
     case ObjectKind::kMod:
-      return explicit_binary("truncmod", a, c);
+      return explicit_binary("truncmod");
     case ObjectKind::kMin:
-      return explicit_binary("min", a, c);
+      return explicit_binary("min");
     case ObjectKind::kMax:
-      return explicit_binary("max", a, c);
+      return explicit_binary("max");
     case ObjectKind::kEQ:
       op = "==", ctor = "EQ", prec = kComparison;
       break;
@@ -251,7 +271,7 @@ PrimExprPrinter::Printed PrimExprPrinter::binary(const BinaryOp& b) {
       op = "or", ctor = "Or", prec = kBooleanOr;
       break;
     default:
-      return {"<?>", kAtom};
+      return {"", " <?> " + c.text, kAtom};  // not reached: every binary kind is above
   }
   // TVM prints the node constructor when its operator builder would not give this node back
   // (constant folding, identities) or when both operands are plain numbers.
@@ -270,8 +290,10 @@ PrimExprPrinter::Printed PrimExprPrinter::binary(const BinaryOp& b) {
   } else if (b.a.is<IntImm>() || b.b.is<IntImm>()) {
     explicit_form = true;  // logical and/or fold a constant operand
   }
-  if (explicit_form) return explicit_binary(ctor, a, c);
-  return {wrap(a, prec, false) + " " + op + " " + wrap(c, prec, true), prec};
+  if (explicit_form) return explicit_binary(ctor);
+  bool paren = a.prec < prec;  // as wrap(a, prec, false)
+  return {paren ? "(" : "", std::string(paren ? ")" : "") + " " + op + " " + wrap(c, prec, true),
+          prec};
 }
 
 std::string PrimExprPrinter::comm_reducer(const CommReducer& r) {

@@ -66,8 +66,16 @@ class PrimExprPrinter {
   std::string int_imm(const ir::tir::IntImm& i);
   std::string list(const std::vector<ir::Ref<ir::tir::PrimExpr>>& items);
   std::string call(const ir::tir::Call& c);
+  // A binary operator: the chain of binary nodes down its left operands (`a + b + c + ...`,
+  // thousands deep in generated code) in a loop, each right operand recursively.
   Printed binary(const ir::tir::BinaryOp& b);
-  Printed explicit_binary(const char* name, const Printed& a, const Printed& b);
+  // How one binary node prints around its left operand's text (`prefix + left + suffix`), from
+  // that operand's precedence and its printed right operand.
+  struct Around {
+    std::string prefix, suffix;
+    int prec;
+  };
+  Around around(const ir::tir::BinaryOp& b, const Printed& a, const Printed& c);
   static std::string wrap(const Printed& p, int parent, bool paren_on_equal);
 
   PrinterContext& ctx_;

@@ -14,26 +14,54 @@ class PrefixCollector {
  public:
   std::unordered_map<const Object*, std::vector<const Object*>> prefix;
 
-  void visit(const Object* o) {
-    if (!o) return;
-    bool var = o->kind() == ObjectKind::kTirVar || o->kind() == ObjectKind::kBuffer;
-    if (!visited_.insert(o).second) {
-      if (var) handle(o);
-      return;
+  // Depth-first from `root`, children in field order, a variable or buffer handled after its
+  // own fields. A loop over an explicit stack (`stack_` is the path): expressions can be chains
+  // of thousands of terms.
+  void visit(const Object* root) {
+    std::vector<Frame> frames;
+    enter(root, frames);
+    while (!frames.empty()) {
+      Frame& top = frames.back();
+      if (top.next < top.children.size()) {
+        const Object* child = top.children[top.next++];
+        enter(child, frames);  // `top` is invalid from here
+        continue;
+      }
+      if (is_var(top.node)) handle(top.node);
+      stack_.pop_back();
+      frames.pop_back();
     }
-    stack_.push_back(o);
-    fields(o);
-    if (var) handle(o);
-    stack_.pop_back();
-  }
-  void visit_attrs(const ir::Attrs& attrs) {
-    for (const auto& [k, v] : attrs) visit(v.get());
   }
 
  private:
+  struct Frame {
+    const Object* node;
+    std::vector<const Object*> children;
+    size_t next = 0;
+  };
+  static bool is_var(const Object* o) {
+    return o->kind() == ObjectKind::kTirVar || o->kind() == ObjectKind::kBuffer;
+  }
+  void enter(const Object* o, std::vector<Frame>& frames) {
+    if (!o) return;
+    if (!visited_.insert(o).second) {
+      if (is_var(o)) handle(o);
+      return;
+    }
+    stack_.push_back(o);
+    frames.push_back({o, {}});
+    children_ = &frames.back().children;
+    fields(o);
+  }
+
+  // What fields() lists a node's children with (into `children_`).
+  void visit_child(const Object* o) { children_->push_back(o); }
+  void visit_attrs(const ir::Attrs& attrs) {
+    for (const auto& [k, v] : attrs) visit_child(v.get());
+  }
   template <class T>
   void all(const std::vector<Ref<T>>& xs) {
-    for (const auto& x : xs) visit(x.get());
+    for (const auto& x : xs) visit_child(x.get());
   }
 
   void handle(const Object* var) {
@@ -42,10 +70,19 @@ class PrefixCollector {
       prefix.emplace(var, stack_);
       return;
     }
+    // Both are paths from the root in the tree of this walk (each node is entered once), so
+    // once they part they never meet again: the common length is found by bisection, not by a
+    // scan that would make a chain of N uses cost N^2.
     auto& path = it->second;
-    size_t n = std::min(path.size(), stack_.size()), i = 0;
-    while (i < n && path[i] == stack_[i]) ++i;
-    path.resize(i);
+    size_t lo = 0, hi = std::min(path.size(), stack_.size());
+    while (lo < hi) {
+      size_t mid = (lo + hi + 1) / 2;
+      if (path[mid - 1] == stack_[mid - 1])
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+    path.resize(lo);
   }
 
   void fields(const Object* o) {
@@ -53,10 +90,10 @@ class PrefixCollector {
       case ObjectKind::kPrimFunc: {
         auto f = static_cast<const PrimFunc*>(o);
         all(f->params);
-        visit(f->body.get());
+        visit_child(f->body.get());
         for (const auto& [p, b] : f->buffer_map) {
-          visit(p.get());
-          visit(b.get());
+          visit_child(p.get());
+          visit_child(b.get());
         }
         visit_attrs(f->attrs);
         return;
@@ -66,40 +103,40 @@ class PrefixCollector {
         return;
       case ObjectKind::kMap:
         for (const auto& [k, v] : static_cast<const ir::MapValue*>(o)->entries) {
-          visit(k.get());
-          visit(v.get());
+          visit_child(k.get());
+          visit_child(v.get());
         }
         return;
       case ObjectKind::kCast:
-        visit(static_cast<const Cast*>(o)->value.get());
+        visit_child(static_cast<const Cast*>(o)->value.get());
         return;
       case ObjectKind::kNot:
-        visit(static_cast<const Not*>(o)->a.get());
+        visit_child(static_cast<const Not*>(o)->a.get());
         return;
       case ObjectKind::kSelect: {
         auto s = static_cast<const Select*>(o);
-        visit(s->condition.get());
-        visit(s->true_value.get());
-        visit(s->false_value.get());
+        visit_child(s->condition.get());
+        visit_child(s->true_value.get());
+        visit_child(s->false_value.get());
         return;
       }
       case ObjectKind::kBufferLoad: {
         auto l = static_cast<const BufferLoad*>(o);
-        visit(l->buffer.get());
+        visit_child(l->buffer.get());
         all(l->indices);
-        visit(l->predicate.get());
+        visit_child(l->predicate.get());
         return;
       }
       case ObjectKind::kRamp: {
         auto r = static_cast<const Ramp*>(o);
-        visit(r->base.get());
-        visit(r->stride.get());
-        visit(r->lanes.get());
+        visit_child(r->base.get());
+        visit_child(r->stride.get());
+        visit_child(r->lanes.get());
         return;
       }
       case ObjectKind::kBroadcast:
-        visit(static_cast<const Broadcast*>(o)->value.get());
-        visit(static_cast<const Broadcast*>(o)->lanes.get());
+        visit_child(static_cast<const Broadcast*>(o)->value.get());
+        visit_child(static_cast<const Broadcast*>(o)->lanes.get());
         return;
       case ObjectKind::kShuffle:
         all(static_cast<const Shuffle*>(o)->vectors);
@@ -107,9 +144,9 @@ class PrefixCollector {
         return;
       case ObjectKind::kLet: {
         auto l = static_cast<const Let*>(o);
-        visit(l->var.get());
-        visit(l->value.get());
-        visit(l->body.get());
+        visit_child(l->var.get());
+        visit_child(l->value.get());
+        visit_child(l->body.get());
         return;
       }
       case ObjectKind::kTirCall:
@@ -117,97 +154,97 @@ class PrefixCollector {
         return;
       case ObjectKind::kReduce: {
         auto r = static_cast<const Reduce*>(o);
-        visit(r->combiner.get());
+        visit_child(r->combiner.get());
         all(r->source);
         all(r->init);
         all(r->axis);
-        visit(r->condition.get());
+        visit_child(r->condition.get());
         return;
       }
       case ObjectKind::kLetStmt: {
         auto s = static_cast<const LetStmt*>(o);
-        visit(s->var.get());
-        visit(s->value.get());
-        visit(s->body.get());
+        visit_child(s->var.get());
+        visit_child(s->value.get());
+        visit_child(s->body.get());
         return;
       }
       case ObjectKind::kAttrStmt: {
         auto s = static_cast<const AttrStmt*>(o);
-        visit(s->node.get());
-        visit(s->value.get());
-        visit(s->body.get());
+        visit_child(s->node.get());
+        visit_child(s->value.get());
+        visit_child(s->body.get());
         return;
       }
       case ObjectKind::kAssertStmt: {
         auto s = static_cast<const AssertStmt*>(o);
-        visit(s->condition.get());
-        visit(s->message.get());
-        visit(s->body.get());
+        visit_child(s->condition.get());
+        visit_child(s->message.get());
+        visit_child(s->body.get());
         return;
       }
       case ObjectKind::kBufferStore: {
         auto s = static_cast<const BufferStore*>(o);
-        visit(s->buffer.get());
-        visit(s->value.get());
+        visit_child(s->buffer.get());
+        visit_child(s->value.get());
         all(s->indices);
-        visit(s->predicate.get());
+        visit_child(s->predicate.get());
         return;
       }
       case ObjectKind::kBufferRealize: {
         auto s = static_cast<const BufferRealize*>(o);
-        visit(s->buffer.get());
+        visit_child(s->buffer.get());
         all(s->bounds);
-        visit(s->condition.get());
-        visit(s->body.get());
+        visit_child(s->condition.get());
+        visit_child(s->body.get());
         return;
       }
       case ObjectKind::kAllocate: {
         auto s = static_cast<const Allocate*>(o);
-        visit(s->buffer_var.get());
+        visit_child(s->buffer_var.get());
         all(s->extents);
-        visit(s->condition.get());
-        visit(s->body.get());
+        visit_child(s->condition.get());
+        visit_child(s->body.get());
         visit_attrs(s->annotations);
         return;
       }
       case ObjectKind::kDeclBuffer:
-        visit(static_cast<const DeclBuffer*>(o)->buffer.get());
-        visit(static_cast<const DeclBuffer*>(o)->body.get());
+        visit_child(static_cast<const DeclBuffer*>(o)->buffer.get());
+        visit_child(static_cast<const DeclBuffer*>(o)->body.get());
         return;
       case ObjectKind::kSeqStmt:
         all(static_cast<const SeqStmt*>(o)->seq);
         return;
       case ObjectKind::kIfThenElse: {
         auto s = static_cast<const IfThenElse*>(o);
-        visit(s->condition.get());
-        visit(s->then_case.get());
-        visit(s->else_case.get());
+        visit_child(s->condition.get());
+        visit_child(s->then_case.get());
+        visit_child(s->else_case.get());
         return;
       }
       case ObjectKind::kEvaluate:
-        visit(static_cast<const Evaluate*>(o)->value.get());
+        visit_child(static_cast<const Evaluate*>(o)->value.get());
         return;
       case ObjectKind::kFor: {
         auto s = static_cast<const For*>(o);
-        visit(s->loop_var.get());
-        visit(s->min.get());
-        visit(s->extent.get());
-        visit(s->body.get());
-        visit(s->thread_binding.get());
+        visit_child(s->loop_var.get());
+        visit_child(s->min.get());
+        visit_child(s->extent.get());
+        visit_child(s->body.get());
+        visit_child(s->thread_binding.get());
         visit_attrs(s->annotations);
         return;
       }
       case ObjectKind::kWhile:
-        visit(static_cast<const While*>(o)->condition.get());
-        visit(static_cast<const While*>(o)->body.get());
+        visit_child(static_cast<const While*>(o)->condition.get());
+        visit_child(static_cast<const While*>(o)->body.get());
         return;
       case ObjectKind::kBlock: {
         auto b = static_cast<const Block*>(o);
         all(b->iter_vars);
         all(b->reads);
         all(b->writes);
-        visit(b->body.get());
-        visit(b->init.get());
+        visit_child(b->body.get());
+        visit_child(b->init.get());
         all(b->alloc_buffers);
         all(b->match_buffers);
         visit_attrs(b->annotations);
@@ -216,39 +253,39 @@ class PrefixCollector {
       case ObjectKind::kBlockRealize: {
         auto r = static_cast<const BlockRealize*>(o);
         all(r->iter_values);
-        visit(r->predicate.get());
-        visit(r->block.get());
+        visit_child(r->predicate.get());
+        visit_child(r->block.get());
         return;
       }
       case ObjectKind::kBuffer: {
         auto b = static_cast<const Buffer*>(o);
-        visit(b->data.get());
+        visit_child(b->data.get());
         all(b->shape);
         all(b->strides);
-        visit(b->elem_offset.get());
+        visit_child(b->elem_offset.get());
         return;
       }
       case ObjectKind::kRange:
-        visit(static_cast<const Range*>(o)->min.get());
-        visit(static_cast<const Range*>(o)->extent.get());
+        visit_child(static_cast<const Range*>(o)->min.get());
+        visit_child(static_cast<const Range*>(o)->extent.get());
         return;
       case ObjectKind::kIterVar:
-        visit(static_cast<const IterVar*>(o)->dom.get());
-        visit(static_cast<const IterVar*>(o)->var.get());
+        visit_child(static_cast<const IterVar*>(o)->dom.get());
+        visit_child(static_cast<const IterVar*>(o)->var.get());
         return;
       case ObjectKind::kBufferRegion:
-        visit(static_cast<const BufferRegion*>(o)->buffer.get());
+        visit_child(static_cast<const BufferRegion*>(o)->buffer.get());
         all(static_cast<const BufferRegion*>(o)->region);
         return;
       case ObjectKind::kMatchBufferRegion:
-        visit(static_cast<const MatchBufferRegion*>(o)->buffer.get());
-        visit(static_cast<const MatchBufferRegion*>(o)->source.get());
+        visit_child(static_cast<const MatchBufferRegion*>(o)->buffer.get());
+        visit_child(static_cast<const MatchBufferRegion*>(o)->source.get());
         return;
       case ObjectKind::kIndexMap: {
         auto m = static_cast<const IndexMap*>(o);
         all(m->initial_indices);
         all(m->final_indices);
-        visit(m->inverse.get());
+        visit_child(m->inverse.get());
         return;
       }
       case ObjectKind::kCommReducer: {
@@ -264,13 +301,14 @@ class PrefixCollector {
     }
     if (BinaryOp::classof(o)) {
       auto b = static_cast<const BinaryOp*>(o);
-      visit(b->a.get());
-      visit(b->b.get());
+      visit_child(b->a.get());
+      visit_child(b->b.get());
     }
   }
 
   std::unordered_set<const Object*> visited_;
   std::vector<const Object*> stack_;
+  std::vector<const Object*>* children_ = nullptr;
 };
 
 // Counts the occurrences of one variable as TVM's OccurrenceCounter (a StmtExprVisitor that
@@ -280,7 +318,13 @@ class Counter {
   explicit Counter(const Var* v) : v_(v) {}
   int count = 0;
 
-  void expr(const Ref<PrimExpr>& e) {
+  void expr(const Ref<PrimExpr>& root) {
+    // Down the left operands of a chain in a loop (a count does not depend on the order).
+    Ref<PrimExpr> e = root;
+    while (auto b = e.as_ptr<BinaryOp>()) {
+      expr(b->b);
+      e = b->a;
+    }
     if (!e) return;
     switch (e->kind()) {
       case ObjectKind::kTirVar:
@@ -323,10 +367,6 @@ class Counter {
         return;
       default:
         break;
-    }
-    if (auto b = e.as_ptr<BinaryOp>()) {
-      expr(b->a);
-      expr(b->b);
     }
   }
 
@@ -461,7 +501,13 @@ int count_var_occurrence(const PrimFunc& func, const Var* var) {
   return c.count;
 }
 
-bool has_vars(const Ref<PrimExpr>& e) {
+bool has_vars(const Ref<PrimExpr>& expr) {
+  // Down the left operands of a chain in a loop (the answer does not depend on the order).
+  Ref<PrimExpr> e = expr;
+  while (auto b = e.as_ptr<BinaryOp>()) {
+    if (has_vars(b->b)) return true;
+    e = b->a;
+  }
   if (!e) return false;
   switch (e->kind()) {
     case ObjectKind::kTirVar:
@@ -475,7 +521,6 @@ bool has_vars(const Ref<PrimExpr>& e) {
     default:
       break;
   }
-  if (auto b = e.as_ptr<BinaryOp>()) return has_vars(b->a) || has_vars(b->b);
   return true;
 }
 

@@ -63,10 +63,17 @@
  *  - During error recovery only DEDENTs are produced (no INDENT, so the indent stack stays
  *    consistent with the blocks the parser has).
  *
- * Limits: at most MAX_INDENTS - 1 (255) nested blocks, columns up to 32767. The five functions
- * at the end are the whole interface; no allocation happens after create().
+ * Limits: at most MAX_INDENTS - 1 (255) nested blocks (CPython allows 100), columns up to
+ * MAX_COLUMN (8,388,607), so that the serialized state (3 bytes a level) fits tree-sitter's
+ * 1024-byte buffer. A block that would need one more level, or a line indented past MAX_COLUMN
+ * where it would open a level, is not pushed: the whole region (that line and every deeper line
+ * after it) becomes one indent_overflow token, so the stack always matches the blocks the parser
+ * has and memory stays bounded. (Emitting an INDENT without its level made the parser loop on
+ * empty tokens until memory ran out.) The five functions at the end are the whole interface; no
+ * allocation happens after create().
  */
 
+#include "scanner_limits.h"
 #include "tree_sitter/parser.h"
 
 #include <stdbool.h>
@@ -89,10 +96,18 @@ enum TokenType {
   HEADER_END,
   ERROR_SENTINEL,
   UNEXPECTED_INDENT,
+  INDENT_OVERFLOW,
 };
 
-/* Serialized as 2 header bytes and 2 bytes a level, well within the 1024-byte buffer. */
-#define MAX_INDENTS 256
+/* Serialized as 2 header bytes and 3 bytes a level: at most 2 + 3 * 255 = 767 bytes, within
+ * tree-sitter's 1024-byte buffer (TREE_SITTER_SERIALIZATION_BUFFER_SIZE). */
+#define MAX_INDENTS RELAX_SCANNER_MAX_INDENTS
+#define LEVEL_BYTES 3
+/* Compile-time checks (C99 has no static_assert): the level count fits its byte, the state the
+ * buffer. */
+typedef char level_count_fits_a_byte[(MAX_INDENTS - 1 <= 255) ? 1 : -1];
+typedef char state_fits_the_buffer
+    [(2 + LEVEL_BYTES * (MAX_INDENTS - 1) <= TREE_SITTER_SERIALIZATION_BUFFER_SIZE) ? 1 : -1];
 
 /* Delimiter bits. */
 #define DELIM_DOUBLE 0x01 /* '"' rather than '\'' */
@@ -102,12 +117,12 @@ enum TokenType {
 /* An indent level the parser saw no INDENT for (a stray indent, or the body of a header that
  * lost its `:`): lines at that column read as statements of the enclosing block, and it is
  * closed without a DEDENT. Columns are kept below this bit. */
-#define STRAY_LEVEL 0x8000
-#define MAX_COLUMN 0x7fff
+#define STRAY_LEVEL 0x800000u
+#define MAX_COLUMN RELAX_SCANNER_MAX_COLUMN
 
 typedef struct {
-  uint16_t indents[MAX_INDENTS]; /* columns, maybe | STRAY_LEVEL; indents[0] == 0 always */
-  uint16_t count;                /* >= 1 */
+  uint32_t indents[MAX_INDENTS]; /* columns, maybe | STRAY_LEVEL; indents[0] == 0 always */
+  uint16_t count;                /* >= 1, <= MAX_INDENTS */
   uint8_t delimiter;             /* DELIM_* bits of the open string, 0 outside strings */
   /* Set by a NEWLINE or DEDENT when the next line's indentation still calls for work: more
    * DEDENTs, or a stray indent to report. The next call then starts at column 0 of that line.
@@ -331,8 +346,9 @@ unsigned tree_sitter_relax_external_scanner_serialize(void* payload, char* buffe
   unsigned levels = scanner->count - 1u;
   buffer[size++] = (char)(uint8_t)levels;
   for (unsigned i = 1; i <= levels; i++) {
-    buffer[size++] = (char)(scanner->indents[i] & 0xff);
-    buffer[size++] = (char)(scanner->indents[i] >> 8);
+    for (unsigned b = 0; b < LEVEL_BYTES; b++) {
+      buffer[size++] = (char)((scanner->indents[i] >> (8 * b)) & 0xff);
+    }
   }
   return size;
 }
@@ -349,18 +365,29 @@ void tree_sitter_relax_external_scanner_deserialize(void* payload, const char* b
   scanner->line_start_pending = ((uint8_t)buffer[0] & 0x80) != 0;
   unsigned levels = (uint8_t)buffer[1];
   unsigned pos = 2;
-  for (unsigned i = 0; i < levels && pos + 1 < length && scanner->count < MAX_INDENTS; i++) {
-    scanner->indents[scanner->count++] =
-        (uint16_t)((uint8_t)buffer[pos] | ((uint16_t)(uint8_t)buffer[pos + 1] << 8));
-    pos += 2;
+  for (unsigned i = 0; i < levels && pos + LEVEL_BYTES <= length && scanner->count < MAX_INDENTS;
+       i++) {
+    uint32_t level = 0;
+    for (unsigned b = 0; b < LEVEL_BYTES; b++) {
+      level |= (uint32_t)(uint8_t)buffer[pos++] << (8 * b);
+    }
+    scanner->indents[scanner->count++] = level;
   }
 }
 
-static void push_indent(Scanner* scanner, uint32_t column, uint16_t flags) {
-  if (scanner->count < MAX_INDENTS) {
-    scanner->indents[scanner->count++] =
-        (uint16_t)((column > MAX_COLUMN ? MAX_COLUMN : column) | flags);
-  }
+/* Whether a level at `column` fits the stack (see Limits). Every push checks it first. */
+static inline bool can_push(const Scanner* scanner, uint32_t column) {
+  return scanner->count < MAX_INDENTS && column <= MAX_COLUMN;
+}
+
+static void push_indent(Scanner* scanner, uint32_t column, uint32_t flags) {
+  scanner->indents[scanner->count++] = column | flags;
+}
+
+/* Counts a space or a tab at `column`, saturating just past MAX_COLUMN. */
+static inline uint32_t advance_column(uint32_t column, int32_t c) {
+  if (column > MAX_COLUMN) return column;
+  return c == '\t' ? (column / 8 + 1) * 8 : column + 1;
 }
 
 static inline uint32_t current_indent(const Scanner* scanner) {
@@ -380,6 +407,34 @@ static bool scan_string_start(Scanner* scanner, TSLexer* lexer) {
   char word[8];
   unsigned length = read_word(lexer, word);
   return length <= 2 && is_string_prefix(word, length) && scan_opening_quote(scanner, lexer);
+}
+
+/*
+ * A level the stack cannot hold (see Limits), the lexer standing in a line deeper than the
+ * current indent: that line and every line after it that is deeper still become one
+ * indent_overflow token, which ends after the last of them. Blank lines and deeper comment
+ * lines inside the region are part of it; the line that ends it is left to the next call.
+ */
+static bool scan_indent_overflow(Scanner* scanner, TSLexer* lexer) {
+  uint32_t floor = current_indent(scanner);
+  for (;;) {
+    while (!lexer->eof(lexer) && lexer->lookahead != '\n') advance(lexer);
+    lexer->mark_end(lexer);
+    uint32_t column = 0;
+    for (;;) {
+      if (lexer->eof(lexer)) return emit(lexer, INDENT_OVERFLOW);
+      int32_t c = lexer->lookahead;
+      if (c == '\n' || c == '\f') {
+        column = 0;
+      } else if (c == ' ' || c == '\t') {
+        column = advance_column(column, c);
+      } else if (c != '\r' && c != 0xFEFF) {
+        break;
+      }
+      advance(lexer);
+    }
+    if (column <= floor) return emit(lexer, INDENT_OVERFLOW);
+  }
 }
 
 /*
@@ -405,10 +460,8 @@ static bool scan_missing_colon(Scanner* scanner, TSLexer* lexer) {
     }
     if (c == '\n' || c == '\f') {
       column = 0;
-    } else if (c == ' ') {
-      column++;
-    } else if (c == '\t') {
-      column = (column / 8 + 1) * 8;
+    } else if (c == ' ' || c == '\t') {
+      column = advance_column(column, c);
     } else if (c == '#') {
       while (!lexer->eof(lexer) && lexer->lookahead != '\n') advance(lexer);
       continue;
@@ -418,6 +471,7 @@ static bool scan_missing_colon(Scanner* scanner, TSLexer* lexer) {
     advance(lexer);
   }
   if (column > current_indent(scanner) && !lexer->eof(lexer)) {
+    if (!can_push(scanner, column)) return scan_indent_overflow(scanner, lexer);
     push_indent(scanner, column, 0);
     return emit(lexer, INDENT); /* empty, at the end of the header line */
   }
@@ -427,6 +481,7 @@ static bool scan_missing_colon(Scanner* scanner, TSLexer* lexer) {
 
 /* Consumes the rest of the physical line as an _unexpected_indent token (see the header). */
 static bool scan_stray_line(Scanner* scanner, TSLexer* lexer, uint32_t column) {
+  if (!can_push(scanner, column)) return scan_indent_overflow(scanner, lexer);
   while (!lexer->eof(lexer) && lexer->lookahead != '\n' && lexer->lookahead != '\r') {
     advance(lexer);
   }
@@ -479,11 +534,8 @@ bool tree_sitter_relax_external_scanner_scan(void* payload, TSLexer* lexer,
       if (!found_end_of_line && takes_line_break) lexer->mark_end(lexer);
       found_end_of_line = true;
       column = 0;
-    } else if (c == ' ') {
-      column++;
-      skip(lexer);
-    } else if (c == '\t') {
-      column = (column / 8 + 1) * 8;
+    } else if (c == ' ' || c == '\t') {
+      column = advance_column(column, c);
       skip(lexer);
     } else if (c == '\f') {
       column = 0;
@@ -531,6 +583,7 @@ bool tree_sitter_relax_external_scanner_scan(void* payload, TSLexer* lexer,
       /* After a header's `:`: its block, or (not indented, or the end of input) the
        * missing-block recovery. */
       if (column > current) {
+        if (!can_push(scanner, column)) return scan_indent_overflow(scanner, lexer);
         push_indent(scanner, column, 0);
         return emit(lexer, INDENT);
       }
@@ -559,6 +612,7 @@ bool tree_sitter_relax_external_scanner_scan(void* payload, TSLexer* lexer,
            * has recovered from an error, typically a header that lost its `:` and went into
            * an ERROR, and this is its body. Read it as statements of the current block: push
            * a stray level, with an empty token the parser takes. */
+          if (!can_push(scanner, column)) return scan_indent_overflow(scanner, lexer);
           push_indent(scanner, column, STRAY_LEVEL);
           return emit(lexer, STATEMENT_START);
         }

@@ -161,4 +161,12 @@ std::vector<std::string> with_file_size_limit(int kib, const std::vector<std::st
   return out;
 }
 
+CommandResult run_command_limited(const std::vector<std::string>& argv, size_t kib,
+                                  const std::string& input) {
+  std::vector<std::string> shell{"/bin/sh", "-c",
+                                 "ulimit -v " + std::to_string(kib) + " && exec \"$0\" \"$@\""};
+  shell.insert(shell.end(), argv.begin(), argv.end());
+  return run_command(shell, input);
+}
+
 }  // namespace relax::test

@@ -47,6 +47,11 @@ struct CommandResult {
 // captures stdout and stderr.
 CommandResult run_command(const std::vector<std::string>& argv, const std::string& input = "",
                           const std::filesystem::path& cwd = {});
+// The same with the address space limited to `kib` KiB (`ulimit -v`, through /bin/sh), so that
+// a run that would allocate without bound fails (exit code 2 or a signal) instead of taking the
+// machine's memory.
+CommandResult run_command_limited(const std::vector<std::string>& argv, size_t kib,
+                                  const std::string& input = "");
 
 // The names in `dir` (not recursive, dot files included), sorted: what a test that no temporary
 // file is left behind compares.

@@ -622,10 +622,22 @@ class KernelBuilder {
     fail("E0711", "cast from " + from.str() + " to " + to.str() + " is not supported");
   }
 
-  llvm::Value* emit_binary(const Ref<BinaryOp>& op) {
+  // `a + b + c + ...` nests to the left, one node a term (30,000 deep in generated code): the
+  // chain of binary nodes down the left operands is emitted in a loop, leftmost first, each
+  // right operand recursively.
+  llvm::Value* emit_binary(const Ref<BinaryOp>& top) {
+    std::vector<const BinaryOp*> spine{top.get()};
+    while (auto next = spine.back()->a.as_ptr<BinaryOp>()) spine.push_back(next);
+    llvm::Value* acc = emit_expr(spine.back()->a);
+    for (auto it = spine.rbegin(); it != spine.rend(); ++it)
+      acc = emit_binary_node(**it, acc, emit_expr((*it)->b));
+    return acc;
+  }
+
+  // One binary node, its operands emitted.
+  llvm::Value* emit_binary_node(const BinaryOp& node, llvm::Value* a, llvm::Value* b) {
+    const BinaryOp* op = &node;
     DataType t = op->a->dtype;
-    llvm::Value* a = emit_expr(op->a);
-    llvm::Value* b = emit_expr(op->b);
     DataType operand_type =
         op->a->dtype.lanes() >= op->b->dtype.lanes() ? op->a->dtype : op->b->dtype;
     a = splat_to(a, operand_type);

@@ -285,6 +285,41 @@ class Module:
   CHECK(text.find("vm.builtin.check_tensor_info\", x, R.prim_value(1), null") != std::string::npos);
 }
 
+TEST_CASE("VMShapeLower gives a compound dimension one slot and one program over the variables") {
+  // Its parts (n * 2, n * 2 + m) get no slots: a chain of N terms was N slots, each named by
+  // its text and computed by a program of its own terms (quadratic in N; 22,000 terms ran out
+  // of memory).
+  ir::DiagnosticBag diags;
+  auto parsed = syntax::parse_text(R"(@R.function
+def main(x: R.Tensor(("n", "m"), "float32"), y: R.Tensor((n * 2 + m - 1,), "float32")):
+    return y
+)",
+                                   "compound.relax", diags);
+  REQUIRE(parsed.module);
+  analysis::normalize_module(*parsed.module, diags);
+  REQUIRE_FALSE(diags.has_errors());
+  PassContext ctx;
+  auto out = run_pass(remove_purity_checking_pass(), parsed.module, ctx);
+  out = run_pass(vm_shape_lower_pass(), out, ctx);
+  INFO((ctx.diagnostics().items().empty() ? "" : ctx.diagnostics().items()[0].message));
+  REQUIRE_FALSE(ctx.diagnostics().has_errors());
+  std::string text = syntax::print_module(*out);
+  INFO(text);
+  CHECK(text.find("\"relax.vm_shape_heap\": [\"n\", \"m\", \"n * 2 + m - 1\"]") !=
+        std::string::npos);
+  CHECK(text.find("(\"vm.builtin.alloc_shape_heap\", (R.prim_value(3),)") != std::string::npos);
+  // heap[2] = ((heap[0] * 2) + heap[1]) - 1, in one program.
+  CHECK(count(text, "vm.builtin.shape_compute") == 1);
+  CHECK(text.find("R.call_packed(\"vm.builtin.shape_compute\", shape_heap, R.prim_value(2), "
+                  "R.prim_value(1), R.prim_value(0), R.prim_value(0), R.prim_value(2), "
+                  "R.prim_value(4), R.prim_value(0), R.prim_value(1), R.prim_value(1), "
+                  "R.prim_value(2), R.prim_value(0), R.prim_value(0), R.prim_value(1), "
+                  "R.prim_value(3), R.prim_value(0), sinfo_args=(R.Tuple,))") != std::string::npos);
+  // y's dimension is compared with it in the second round.
+  CHECK(text.find("\"vm.builtin.match_shape\", y, shape_heap, R.prim_value(1), R.prim_value(3), "
+                  "R.prim_value(2)") != std::string::npos);
+}
+
 TEST_CASE("VM codegen refuses a function that VMShapeLower has not lowered") {
   auto module = load("dynamic");
   PassContext ctx;
