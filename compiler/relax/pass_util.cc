@@ -71,11 +71,11 @@ class UseCollector : public ExprVisitor {
 
 class NameCollector : public ExprVisitor {
  public:
-  explicit NameCollector(std::vector<std::string>& out) : out_(out) {}
-  void visit_var_def(const Ref<Var>& var) override { out_.push_back(var->name); }
+  explicit NameCollector(std::unordered_set<std::string>& out) : out_(out) {}
+  void visit_var_def(const Ref<Var>& var) override { out_.insert(var->name); }
 
  private:
-  std::vector<std::string>& out_;
+  std::unordered_set<std::string>& out_;
 };
 }  // namespace
 
@@ -90,10 +90,11 @@ NameSupply::NameSupply(const Ref<Function>& func) {
 }
 
 std::string NameSupply::fresh(const std::string& base) {
-  std::string name = base;
-  for (int i = 1; std::find(used_.begin(), used_.end(), name) != used_.end(); ++i)
-    name = base + std::to_string(i);
-  used_.push_back(name);
+  int& i = next_[base];
+  std::string name = i == 0 ? base : base + std::to_string(i);
+  while (used_.count(name)) name = base + std::to_string(++i);
+  ++i;
+  used_.insert(name);
   return name;
 }
 

@@ -5,6 +5,8 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "compiler/pass.h"
@@ -36,14 +38,17 @@ std::optional<int64_t> static_elements(const std::vector<ir::Ref<ir::tir::PrimEx
 // Every Var used (read) inside `e`, nested functions and branches included.
 void collect_used_vars(const ir::Ref<ir::Expr>& e, std::vector<const ir::Var*>& out);
 
-// A fresh variable name unique within a function: "alloc", "alloc1", ...
+// A fresh variable name unique within a function: the first of "alloc", "alloc1", "alloc2", ...
+// not taken. Names are only ever added, so each base remembers where its search stopped: a
+// function's worth of fresh names costs time linear in their number.
 class NameSupply {
  public:
   explicit NameSupply(const ir::Ref<ir::Function>& func);
   std::string fresh(const std::string& base);
 
  private:
-  std::vector<std::string> used_;
+  std::unordered_set<std::string> used_;
+  std::unordered_map<std::string, int> next_;  // base -> first suffix not known to be taken
 };
 
 }  // namespace relax::compiler::relax_passes
