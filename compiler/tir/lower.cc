@@ -87,7 +87,8 @@ std::vector<Pass> lowering_passes(const Target& target) {
       LowerOptions options;
       options.verify = pctx.verify || kVerifyByDefault;
       bool failed = false;
-      for (auto& member : out->functions) {
+      for (size_t i = 0; i < out->functions.size(); ++i) {
+        const auto& member = out->functions[i];
         auto pf = ir::as_prim_func(member.func);
         if (!pf) continue;
         LowerContext ctx{target, pctx.diagnostics(), options, member.gvar->name};
@@ -104,7 +105,7 @@ std::vector<Pass> lowering_passes(const Target& target) {
           vo.func_name = member.gvar->name;
           if (!verify_prim_func(*next, pctx.diagnostics(), vo)) failed = true;
         }
-        member.func = next;
+        out->functions.set_func(i, next);
       }
       return failed ? nullptr : out;
     };
