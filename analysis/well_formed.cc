@@ -94,6 +94,44 @@ bool is_leaf_or_tuple(const Ref<ir::Expr>& e) {
   }
 }
 
+// Where a diagnostic about an expression goes: a span known already, or the use of a variable,
+// found in the text of the binding being checked only when a diagnostic needs it (the search
+// reads the binding's text: done for every use, checking a long tuple took quadratic time).
+class UseSpan {
+ public:
+  UseSpan(ir::Span known) : span_(known), known_(true) {}  // NOLINT: implicit
+  UseSpan(const Ref<ir::Expr>& e, ir::Span within, bool last_use)
+      : expr_(e.get()), span_(within), last_use_(last_use) {}
+  operator ir::Span() const {  // NOLINT: implicit
+    if (!known_) {
+      span_ = locate();
+      known_ = true;
+    }
+    return span_;
+  }
+
+ private:
+  ir::Span locate() const {
+    ir::Span at = span_;
+    if (!expr_) return at;
+    if (auto v = ir::isa<ir::Var>(expr_) ? static_cast<const ir::Var*>(expr_) : nullptr) {
+      ir::Span found = find_identifier(at, v->name, last_use_ ? SIZE_MAX : 0);
+      return found.is_known() ? found : at;
+    }
+    if (auto g =
+            ir::isa<ir::GlobalVar>(expr_) ? static_cast<const ir::GlobalVar*>(expr_) : nullptr) {
+      ir::Span found = find_identifier(at, g->name, 0, /*attribute=*/true);
+      if (found.is_known()) return found;
+    }
+    return expr_->span.is_known() ? expr_->span : at;
+  }
+
+  const ir::Expr* expr_ = nullptr;
+  mutable ir::Span span_;
+  mutable bool known_ = false;
+  bool last_use_ = false;
+};
+
 class RelaxChecker {
  public:
   RelaxChecker(const ir::IRModule& module, ir::DiagnosticBag& diags,
@@ -346,7 +384,7 @@ class RelaxChecker {
     }
     if (!e.is<ir::Op>()) {
       check_has_sinfo(e);
-      check_sinfo(e->struct_info, use_span(e));
+      check_sinfo(e->struct_info, UseSpan(e, at_, last_use_));
     }
   }
 
@@ -458,7 +496,7 @@ class RelaxChecker {
   }
 
   // Every symbolic var `s` uses must be defined; a function struct info defines its own.
-  void check_sinfo(const Ref<StructInfo>& s, ir::Span at) {
+  void check_sinfo(const Ref<StructInfo>& s, const UseSpan& at) {
     if (!s) return;
     switch (s->kind()) {
       case ir::ObjectKind::kFuncStructInfo: {
@@ -510,7 +548,7 @@ class RelaxChecker {
     for (const auto& v : tir_vars_in(shape)) check_symbolic_use(v, at);
   }
 
-  void check_symbolic_use(const Ref<ir::tir::Var>& v, ir::Span at) {
+  void check_symbolic_use(const Ref<ir::tir::Var>& v, const UseSpan& at) {
     if (!symbolic_.count(v.get())) {
       report_undefined_symbolic(v, at);
       return;
@@ -527,7 +565,7 @@ class RelaxChecker {
     }
   }
 
-  void report_undefined_symbolic(const Ref<ir::tir::Var>& v, ir::Span at) {
+  void report_undefined_symbolic(const Ref<ir::tir::Var>& v, const UseSpan& at) {
     // One report per variable and function.
     if (!reported_symbolic_.insert({v.get(), top_}).second) return;
     diags_
@@ -558,18 +596,7 @@ class RelaxChecker {
   }
   // Variables are shared nodes whose span is their definition; a use is found by name in the
   // text of the binding (or result) being checked.
-  ir::Span use_span(const Ref<ir::Expr>& e) const {
-    if (!e) return at_;
-    if (auto v = e.as_ptr<ir::Var>()) {
-      ir::Span found = find_identifier(at_, v->name, last_use_ ? SIZE_MAX : 0);
-      return found.is_known() ? found : at_;
-    }
-    if (auto g = e.as_ptr<ir::GlobalVar>()) {
-      ir::Span found = find_identifier(at_, g->name, 0, /*attribute=*/true);
-      if (found.is_known()) return found;
-    }
-    return e->span.is_known() ? e->span : at_;
-  }
+  ir::Span use_span(const Ref<ir::Expr>& e) const { return UseSpan(e, at_, last_use_); }
 
   const ir::IRModule& module_;
   ir::DiagnosticBag& diags_;
@@ -676,13 +703,16 @@ class TirChecker : public ir::tir::Visitor {
   }
 
   void visit_var(const Ref<ir::tir::Var>& v) override {
-    // The innermost statement or expression with a span holds the use; find the name in it.
-    ir::Span use = find_identifier(at_, v->name);
-    if (!use.is_known()) use = at_;
+    // The innermost statement or expression with a span holds the use; find the name in it
+    // when there is something to report (the search reads that text).
+    auto use = [&] {
+      ir::Span found = find_identifier(at_, v->name);
+      return found.is_known() ? found : at_;
+    };
     auto it = defined_.find(v.get());
     if (it == defined_.end() || it->second == 0) {
       if (reported_.insert(v.get()).second) {
-        diags_.error(codes::kTirUndefinedVar, use,
+        diags_.error(codes::kTirUndefinedVar, use(),
                      "variable `" + v->name + "` is used in prim_func `" + name_ +
                          "` where nothing defines it");
       }
@@ -691,7 +721,7 @@ class TirChecker : public ir::tir::Visitor {
     auto loop = loop_depth_.find(v.get());
     if (loop != loop_depth_.end() && loop->second < block_depth_ &&
         reported_loop_.insert(v.get()).second) {
-      diags_.error(codes::kTirLoopVarInBlock, use,
+      diags_.error(codes::kTirLoopVarInBlock, use(),
                    "block `" + block_name_ + "` uses the loop variable `" + v->name +
                        "` of an enclosing loop directly; bind it to an iteration variable "
                        "(T.axis.*) and use that");
