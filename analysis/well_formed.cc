@@ -94,6 +94,43 @@ bool is_leaf_or_tuple(const Ref<ir::Expr>& e) {
   }
 }
 
+// The variables defined where the checker is, in nested scopes (if branches, functions): a
+// scope's own definitions go when it closes, and a scope may hide those outside it, without the
+// copies that made n ifs after n bindings quadratic. Lookups walk the open scopes.
+template <class T>
+class ScopedSet {
+ public:
+  ScopedSet() { layers_.emplace_back(); }
+  bool contains(const T* v) const {
+    for (auto it = layers_.rbegin(); it != layers_.rend(); ++it) {
+      if (it->items.count(v)) return true;
+      if (it->opaque) return false;
+    }
+    return false;
+  }
+  // False when `v` is defined already.
+  bool insert(const T* v) {
+    if (contains(v)) return false;
+    layers_.back().items.insert(v);
+    return true;
+  }
+  // A scope that sees the definitions outside it, or (`opaque`) does not.
+  void push(bool opaque) { layers_.push_back(Layer{{}, opaque}); }
+  void pop() { layers_.pop_back(); }
+  // Forgets every definition visible here, until the scope closes.
+  void clear() {
+    layers_.back().items.clear();
+    layers_.back().opaque = true;
+  }
+
+ private:
+  struct Layer {
+    std::unordered_set<const T*> items;
+    bool opaque = false;
+  };
+  std::vector<Layer> layers_;
+};
+
 // Where a diagnostic about an expression goes: a span known already, or the use of a variable,
 // found in the text of the binding being checked only when a diagnostic needs it (the search
 // reads the binding's text: done for every use, checking a long tuple took quadratic time).
@@ -164,11 +201,10 @@ class RelaxChecker {
   void check_function(const Ref<ir::Function>& f) {
     ir::Span saved_at = at_;
     if (f->span.is_known()) at_ = f->span;
-    auto saved_vars = vars_;
-    auto saved_dataflow = dataflow_vars_;
-    auto saved_symbolic = symbolic_;
+    vars_.push(false);
+    dataflow_vars_.push(false);
+    symbolic_.push(true);  // symbolic vars are not captured across function boundaries
     bool saved_in_dataflow = in_dataflow_;
-    symbolic_.clear();  // symbolic vars are not captured across function boundaries
     in_dataflow_ = false;
     if (f->attrs.get_bool("relax.force_pure", false) && !f->is_pure) {
       diags_.error(
@@ -202,9 +238,9 @@ class RelaxChecker {
     if (f->is_pure && !f->attrs.get_bool("relax.force_pure", false) && f->body)
       check_purity(f->body, f);
     if (f->body) check_seq(f->body);
-    vars_ = std::move(saved_vars);
-    dataflow_vars_ = std::move(saved_dataflow);
-    symbolic_ = std::move(saved_symbolic);
+    vars_.pop();
+    dataflow_vars_.pop();
+    symbolic_.pop();
     in_dataflow_ = saved_in_dataflow;
     at_ = saved_at;
   }
@@ -264,11 +300,11 @@ class RelaxChecker {
 
   void define_var(const Ref<ir::Var>& var, ir::Span at) {
     if (var->is_dataflow()) {
-      if (!dataflow_vars_.insert(var.get()).second) {
+      if (!dataflow_vars_.insert(var.get())) {
         diags_.error(codes::kDuplicateVar, at,
                      "dataflow variable `" + var->name + "` is defined more than once");
       }
-    } else if (!vars_.insert(var.get()).second) {
+    } else if (!vars_.insert(var.get())) {
       diags_.error(codes::kDuplicateVar, at,
                    "variable `" + var->name + "` is defined more than once");
     }
@@ -283,7 +319,7 @@ class RelaxChecker {
     switch (e->kind()) {
       case ir::ObjectKind::kVar: {
         auto v = e.as_ptr<ir::Var>();
-        if (!vars_.count(v) && !recursive_.count(v)) {
+        if (!vars_.contains(v) && !recursive_.count(v)) {
           diags_
               .error(codes::kUndefinedVar, use_span(e),
                      "variable `" + v->name + "` is not defined here")
@@ -300,7 +336,7 @@ class RelaxChecker {
               .error(codes::kDataflowVarEscapes, use_span(e),
                      "dataflow variable `" + v->name + "` is used outside its dataflow block")
               .note("list it in R.output(...) to use it after the block");
-        } else if (!dataflow_vars_.count(v)) {
+        } else if (!dataflow_vars_.contains(v)) {
           diags_.error(codes::kUndefinedVar, use_span(e),
                        "dataflow variable `" + v->name + "` is not defined here");
         }
@@ -351,11 +387,11 @@ class RelaxChecker {
         check_expr(node->condition);
         for (const auto& branch : {node->true_branch, node->false_branch}) {
           if (!branch) continue;
-          auto saved_vars = vars_;
-          auto saved_symbolic = symbolic_;
+          vars_.push(false);
+          symbolic_.push(false);
           check_seq(branch);
-          vars_ = std::move(saved_vars);
-          symbolic_ = std::move(saved_symbolic);
+          vars_.pop();
+          symbolic_.pop();
         }
         break;
       }
@@ -509,7 +545,8 @@ class RelaxChecker {
         }
         // As TVM: the parameters define their bare vars; only the result must be well defined.
         for (const auto& v : tir_vars_in(f.ret)) {
-          if (!symbolic_.count(v.get()) && !local.count(v.get())) report_undefined_symbolic(v, at);
+          if (!symbolic_.contains(v.get()) && !local.count(v.get()))
+            report_undefined_symbolic(v, at);
         }
         return;
       }
@@ -549,7 +586,7 @@ class RelaxChecker {
   }
 
   void check_symbolic_use(const Ref<ir::tir::Var>& v, const UseSpan& at) {
-    if (!symbolic_.count(v.get())) {
+    if (!symbolic_.contains(v.get())) {
       report_undefined_symbolic(v, at);
       return;
     }
@@ -609,8 +646,9 @@ class RelaxChecker {
   std::string current_name_;
   bool in_dataflow_ = false;
   bool missing_sinfo_reported_ = false;
-  std::unordered_set<const ir::Var*> vars_, dataflow_vars_, recursive_;
-  std::unordered_set<const ir::tir::Var*> symbolic_;
+  ScopedSet<ir::Var> vars_, dataflow_vars_;
+  std::unordered_set<const ir::Var*> recursive_;
+  ScopedSet<ir::tir::Var> symbolic_;
   std::unordered_map<const ir::Var*, const ir::Function*> param_owner_;
   std::unordered_map<const ir::tir::Var*, std::pair<const ir::Function*, std::string>>
       symbolic_owner_;
