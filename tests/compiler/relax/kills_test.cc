@@ -368,7 +368,7 @@ class Module:
   }
 }
 
-TEST_CASE("kills: a branch sees the kills made before its if; the else branch's count after it") {
+TEST_CASE("kills: a branch sees the kills made before its if, the else branch's count after it") {
   const char* text = R"(@I.ir_module
 class Module:
     @R.function(pure=False)
