@@ -2,20 +2,25 @@
 // calling each other) and times `relax check`, `relax print`, `relax opt -p default` and
 // `relax build -o OUT.so` on each through the real binary: the CPU time of each command (user +
 // system, steady on a shared machine) and its growth per 10x of size (about 10 for linear work,
-// 100 for quadratic). A program, not a test.
+// 100 for quadratic). A program, not a test. With --callgrind it counts each command's
+// instructions under valgrind instead: slow, but the count does not depend on the machine's load
+// or caches, so its growth is the work's own.
 // Usage: scaling_bench [--relax BIN] [--sizes 1000,10000,100000] [--shapes bindings,functions]
 //                      [--stages check,print,opt,build] [--timeout CPU_SECONDS] [--keep DIR]
+//                      [--callgrind]
 //        scaling_bench --emit bindings|functions N FILE   (writes one generated module)
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -79,15 +84,34 @@ std::vector<std::string> split(const std::string& s) {
 }
 
 struct Timing {
-  double seconds = 0;  // CPU time of the command, user + system
+  double seconds = 0;       // CPU time of the command, user + system
+  double instructions = 0;  // with --callgrind: the instructions it ran (callgrind's Ir)
   double wall = 0;
   int exit_code = 0;
   bool timed_out = false;
 };
 
+// The instruction total of a callgrind output file ("summary: N" or "totals: N"), else 0.
+double callgrind_total(const fs::path& file) {
+  std::ifstream in(file);
+  double total = 0;
+  for (std::string line; std::getline(in, line);) {
+    for (const char* key : {"summary: ", "totals: "}) {
+      if (line.rfind(key, 0) == 0) total = std::max(total, std::atof(line.c_str() + strlen(key)));
+    }
+  }
+  return total;
+}
+
 // Runs argv with stdout and stderr to /dev/null, stopped after `timeout` seconds of CPU time
-// (RLIMIT_CPU: a loaded machine does not make a command time out).
-Timing run_timed(const std::vector<std::string>& argv, double timeout) {
+// (RLIMIT_CPU: a loaded machine does not make a command time out). With a `callgrind_out` file
+// the command runs under valgrind's callgrind, which writes its instruction count there.
+Timing run_timed(std::vector<std::string> argv, double timeout, const fs::path& callgrind_out) {
+  if (!callgrind_out.empty()) {
+    fs::remove(callgrind_out);
+    argv.insert(argv.begin(),
+                {"valgrind", "--tool=callgrind", "--callgrind-out-file=" + callgrind_out.string()});
+  }
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -101,7 +125,7 @@ Timing run_timed(const std::vector<std::string>& argv, double timeout) {
       limit, limit + 5
     };
     setrlimit(RLIMIT_CPU, &cpu);
-    execv(args[0], args.data());
+    execvp(args[0], args.data());
     _exit(127);
   }
   Timing t;
@@ -118,6 +142,10 @@ Timing run_timed(const std::vector<std::string>& argv, double timeout) {
   t.seconds = secs(usage.ru_utime) + secs(usage.ru_stime);
   t.timed_out = WIFSIGNALED(status) && (WTERMSIG(status) == SIGXCPU || WTERMSIG(status) == SIGKILL);
   t.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  if (!callgrind_out.empty() && t.exit_code == 0) {
+    t.instructions = callgrind_total(callgrind_out);
+    if (t.instructions <= 0) t.exit_code = 127;  // no valgrind, or no count
+  }
   return t;
 }
 
@@ -131,7 +159,7 @@ int usage() {
   std::fprintf(stderr,
                "usage: scaling_bench [--relax BIN] [--sizes 1000,10000,100000] "
                "[--shapes bindings,functions] [--stages check,print,opt,build] "
-               "[--timeout CPU_SECONDS] [--keep DIR]\n"
+               "[--timeout CPU_SECONDS] [--keep DIR] [--callgrind]\n"
                "       scaling_bench --emit bindings|functions N FILE\n");
   return 2;
 }
@@ -154,7 +182,12 @@ int main(int argc, char** argv) {
   std::vector<std::string> stages = {"check", "print", "opt", "build"};
   double timeout = 600;
   std::string keep;
+  bool callgrind = false;
   for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i] == "--callgrind") {
+      callgrind = true;
+      continue;
+    }
     if (i + 1 >= a.size()) return usage();
     const std::string& v = a[i + 1];
     if (a[i] == "--relax")
@@ -184,15 +217,15 @@ int main(int argc, char** argv) {
                    : fs::path(keep);
   fs::create_directories(dir);
 
-  std::printf(
-      "relax: %s\nCPU seconds per command, user + system (growth per 10x of size in parentheses)\n",
-      relax.c_str());
+  std::printf("relax: %s\n%s per command (growth per 10x of size in parentheses)\n", relax.c_str(),
+              callgrind ? "Millions of instructions (valgrind --tool=callgrind)"
+                        : "CPU seconds, user + system,");
   std::printf("%-10s %8s", "shape", "size");
   for (const auto& st : stages) std::printf(" %18s", st.c_str());
   std::printf("\n");
   int failures = 0;
   for (const auto& shape : shapes) {
-    std::map<std::string, std::pair<int, double>> previous;  // stage -> (size, seconds)
+    std::map<std::string, std::pair<int, double>> previous;  // stage -> (size, measure)
     for (const auto& size_text : sizes) {
       int n = std::atoi(size_text.c_str());
       auto text = generate(shape, n);
@@ -208,7 +241,8 @@ int main(int argc, char** argv) {
         std::vector<std::string> cmd = {relax, st, file.string()};
         if (st == "opt") cmd.insert(cmd.end(), {"-p", "default"});
         if (st == "build") cmd.insert(cmd.end(), {"-o", (dir / (shape + ".so")).string()});
-        Timing t = run_timed(cmd, timeout);
+        Timing t = run_timed(cmd, timeout, callgrind ? dir / "callgrind.out" : fs::path());
+        double measure = callgrind ? t.instructions / 1e6 : t.seconds;
         char cell[64];
         if (t.timed_out) {
           std::snprintf(cell, sizeof cell, ">%.0f (timeout)", timeout);
@@ -218,13 +252,14 @@ int main(int argc, char** argv) {
           ++failures;
         } else if (auto p = previous.find(st); p != previous.end() && p->second.second > 0) {
           double decades = std::log10(static_cast<double>(n) / p->second.first);
-          double growth = decades > 0 ? std::pow(t.seconds / p->second.second, 1 / decades) : 0;
-          std::snprintf(cell, sizeof cell, "%.3f (%.1fx)", t.seconds, growth);
+          double growth = decades > 0 ? std::pow(measure / p->second.second, 1 / decades) : 0;
+          std::snprintf(cell, sizeof cell, callgrind ? "%.1f (%.1fx)" : "%.3f (%.1fx)", measure,
+                        growth);
         } else {
-          std::snprintf(cell, sizeof cell, "%.3f", t.seconds);
+          std::snprintf(cell, sizeof cell, callgrind ? "%.1f" : "%.3f", measure);
         }
         if (!t.timed_out && t.exit_code == 0)
-          previous[st] = {n, t.seconds};
+          previous[st] = {n, measure};
         else
           previous.erase(st);
         std::printf(" %18s", cell);

@@ -4,7 +4,10 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "tests/support/test_util.h"
@@ -25,6 +28,7 @@ class TempDir {
   }
   ~TempDir() { fs::remove_all(path_); }
   fs::path operator/(const std::string& name) const { return path_ / name; }
+  const fs::path& path() const { return path_; }
 
  private:
   fs::path path_;
@@ -102,4 +106,62 @@ TEST_CASE("scaling_bench: the table has a row per shape and size, with the growt
   }
   // A bad option is a usage error.
   CHECK(run_command({SCALING_BENCH, "--stages", "nope"}).exit_code == 2);
+}
+
+// --callgrind runs each command under `valgrind` from PATH and reads the total from the
+// callgrind output file. A stand-in valgrind here runs the command and writes "summary: " the
+// module's size in bytes, so the counts and their growth are known exactly.
+TEST_CASE("scaling_bench: --callgrind reads each command's instruction total, with the growth") {
+  TempDir dir;
+  fs::path fake = dir / "valgrind";
+  {
+    std::ofstream out(fake);
+    out << "#!/bin/sh\n"
+           "[ \"$1\" = --tool=callgrind ] || exit 9\n"
+           "file=${2#--callgrind-out-file=}\n"
+           "shift 2\n"
+           "\"$@\" || exit $?\n"
+           "echo \"events: Ir\" > \"$file\"\n"
+           "echo \"summary: $(wc -c < \"$3\")000000\" >> \"$file\"\n";
+  }
+  fs::permissions(fake, fs::perms::owner_all);
+  std::string old_path = getenv("PATH") ? getenv("PATH") : "";
+  setenv("PATH", (dir.path().string() + ":" + old_path).c_str(), 1);
+  auto r = run_command({SCALING_BENCH, "--relax", RELAX_BINARY, "--sizes", "100,1000", "--shapes",
+                        "bindings", "--stages", "check", "--callgrind"});
+  setenv("PATH", old_path.c_str(), 1);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("Millions of instructions") != std::string::npos);
+  auto bytes = [&](int n) {
+    auto g = run_command(
+        {SCALING_BENCH, "--emit", "bindings", std::to_string(n), (dir / "m.relax").string()});
+    REQUIRE(g.exit_code == 0);
+    return static_cast<double>(fs::file_size(dir / "m.relax"));
+  };
+  double small = bytes(100), large = bytes(1000);
+  char cell[64], expected[160];
+  std::snprintf(cell, sizeof cell, "%.1f (%.1fx)", large, large / small);
+  std::snprintf(expected, sizeof expected, "%-10s %8d %18.1f\n%-10s %8d %18s\n", "bindings", 100,
+                small, "bindings", 1000, cell);
+  CHECK(r.out.find(expected) != std::string::npos);
+}
+
+// A command that gives no count (valgrind missing or failing) is a failed cell, not a zero.
+TEST_CASE("scaling_bench: --callgrind without a count is a failure") {
+  TempDir dir;
+  fs::path fake = dir / "valgrind";
+  {
+    std::ofstream out(fake);
+    out << "#!/bin/sh\nexit 0\n";
+  }
+  fs::permissions(fake, fs::perms::owner_all);
+  std::string old_path = getenv("PATH") ? getenv("PATH") : "";
+  setenv("PATH", (dir.path().string() + ":" + old_path).c_str(), 1);
+  auto r = run_command({SCALING_BENCH, "--relax", RELAX_BINARY, "--sizes", "10", "--shapes",
+                        "bindings", "--stages", "check", "--callgrind"});
+  setenv("PATH", old_path.c_str(), 1);
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(r.out.find("exit 127") != std::string::npos);
 }
