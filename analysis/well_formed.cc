@@ -109,6 +109,81 @@ bool is_leaf_or_tuple(const Ref<ir::Expr>& e) {
   }
 }
 
+// The variables defined where the checker is, in nested scopes (if branches, functions): a
+// scope's own definitions go when it closes, and a scope may hide those outside it, without the
+// copies that made n ifs after n bindings quadratic. Lookups walk the open scopes.
+template <class T>
+class ScopedSet {
+ public:
+  ScopedSet() { layers_.emplace_back(); }
+  bool contains(const T* v) const {
+    for (auto it = layers_.rbegin(); it != layers_.rend(); ++it) {
+      if (it->items.count(v)) return true;
+      if (it->opaque) return false;
+    }
+    return false;
+  }
+  // False when `v` is defined already.
+  bool insert(const T* v) {
+    if (contains(v)) return false;
+    layers_.back().items.insert(v);
+    return true;
+  }
+  // A scope that sees the definitions outside it, or (`opaque`) does not.
+  void push(bool opaque) { layers_.push_back(Layer{{}, opaque}); }
+  void pop() { layers_.pop_back(); }
+  // Forgets every definition visible here, until the scope closes.
+  void clear() {
+    layers_.back().items.clear();
+    layers_.back().opaque = true;
+  }
+
+ private:
+  struct Layer {
+    std::unordered_set<const T*> items;
+    bool opaque = false;
+  };
+  std::vector<Layer> layers_;
+};
+
+// Where a diagnostic about an expression goes: a span known already, or the use of a variable,
+// found in the text of the binding being checked only when a diagnostic needs it (the search
+// reads the binding's text: done for every use, checking a long tuple took quadratic time).
+class UseSpan {
+ public:
+  UseSpan(ir::Span known) : span_(known), known_(true) {}  // NOLINT: implicit
+  UseSpan(const Ref<ir::Expr>& e, ir::Span within, bool last_use)
+      : expr_(e.get()), span_(within), last_use_(last_use) {}
+  operator ir::Span() const {  // NOLINT: implicit
+    if (!known_) {
+      span_ = locate();
+      known_ = true;
+    }
+    return span_;
+  }
+
+ private:
+  ir::Span locate() const {
+    ir::Span at = span_;
+    if (!expr_) return at;
+    if (auto v = ir::isa<ir::Var>(expr_) ? static_cast<const ir::Var*>(expr_) : nullptr) {
+      ir::Span found = find_identifier(at, v->name, last_use_ ? SIZE_MAX : 0);
+      return found.is_known() ? found : at;
+    }
+    if (auto g =
+            ir::isa<ir::GlobalVar>(expr_) ? static_cast<const ir::GlobalVar*>(expr_) : nullptr) {
+      ir::Span found = find_identifier(at, g->name, 0, /*attribute=*/true);
+      if (found.is_known()) return found;
+    }
+    return expr_->span.is_known() ? expr_->span : at;
+  }
+
+  const ir::Expr* expr_ = nullptr;
+  mutable ir::Span span_;
+  mutable bool known_ = false;
+  bool last_use_ = false;
+};
+
 class RelaxChecker {
  public:
   RelaxChecker(const ir::IRModule& module, ir::DiagnosticBag& diags,
@@ -141,11 +216,10 @@ class RelaxChecker {
   void check_function(const Ref<ir::Function>& f) {
     ir::Span saved_at = at_;
     if (f->span.is_known()) at_ = f->span;
-    auto saved_vars = vars_;
-    auto saved_dataflow = dataflow_vars_;
-    auto saved_symbolic = symbolic_;
+    vars_.push(false);
+    dataflow_vars_.push(false);
+    symbolic_.push(true);  // symbolic vars are not captured across function boundaries
     bool saved_in_dataflow = in_dataflow_;
-    symbolic_.clear();  // symbolic vars are not captured across function boundaries
     in_dataflow_ = false;
     if (f->attrs.get_bool("relax.force_pure", false) && !f->is_pure) {
       diags_.error(
@@ -182,9 +256,9 @@ class RelaxChecker {
     if (f->body) check_seq(f->body);
     // After the body, so that a shape is reported where it is first computed.
     if (f->ret_struct_info) check_sizes(f->ret_struct_info, f->span);
-    vars_ = std::move(saved_vars);
-    dataflow_vars_ = std::move(saved_dataflow);
-    symbolic_ = std::move(saved_symbolic);
+    vars_.pop();
+    dataflow_vars_.pop();
+    symbolic_.pop();
     in_dataflow_ = saved_in_dataflow;
     at_ = saved_at;
   }
@@ -246,11 +320,11 @@ class RelaxChecker {
 
   void define_var(const Ref<ir::Var>& var, ir::Span at) {
     if (var->is_dataflow()) {
-      if (!dataflow_vars_.insert(var.get()).second) {
+      if (!dataflow_vars_.insert(var.get())) {
         diags_.error(codes::kDuplicateVar, at,
                      "dataflow variable `" + var->name + "` is defined more than once");
       }
-    } else if (!vars_.insert(var.get()).second) {
+    } else if (!vars_.insert(var.get())) {
       diags_.error(codes::kDuplicateVar, at,
                    "variable `" + var->name + "` is defined more than once");
     }
@@ -265,7 +339,7 @@ class RelaxChecker {
     switch (e->kind()) {
       case ir::ObjectKind::kVar: {
         auto v = e.as_ptr<ir::Var>();
-        if (!vars_.count(v) && !recursive_.count(v)) {
+        if (!vars_.contains(v) && !recursive_.count(v)) {
           diags_
               .error(codes::kUndefinedVar, use_span(e),
                      "variable `" + v->name + "` is not defined here")
@@ -282,7 +356,7 @@ class RelaxChecker {
               .error(codes::kDataflowVarEscapes, use_span(e),
                      "dataflow variable `" + v->name + "` is used outside its dataflow block")
               .note("list it in R.output(...) to use it after the block");
-        } else if (!dataflow_vars_.count(v)) {
+        } else if (!dataflow_vars_.contains(v)) {
           diags_.error(codes::kUndefinedVar, use_span(e),
                        "dataflow variable `" + v->name + "` is not defined here");
         }
@@ -333,11 +407,11 @@ class RelaxChecker {
         check_expr(node->condition);
         for (const auto& branch : {node->true_branch, node->false_branch}) {
           if (!branch) continue;
-          auto saved_vars = vars_;
-          auto saved_symbolic = symbolic_;
+          vars_.push(false);
+          symbolic_.push(false);
           check_seq(branch);
-          vars_ = std::move(saved_vars);
-          symbolic_ = std::move(saved_symbolic);
+          vars_.pop();
+          symbolic_.pop();
         }
         break;
       }
@@ -366,7 +440,7 @@ class RelaxChecker {
     }
     if (!e.is<ir::Op>()) {
       check_has_sinfo(e);
-      check_sinfo(e->struct_info, Where(*this, e));
+      check_sinfo(e->struct_info, UseSpan(e, at_, last_use_));
     }
   }
 
@@ -484,28 +558,7 @@ class RelaxChecker {
   }
 
   // Every symbolic var `s` uses must be defined; a function struct info defines its own.
-  // Where a problem of a struct info is reported: a span, or the use of an expression, which is
-  // found in the binding's text only when a diagnostic needs it (finding every argument's use
-  // up front scans the text once per argument: quadratic in a long `x + x + ... + x`).
-  class Where {
-   public:
-    Where(ir::Span span) : span_(span) {}  // NOLINT: a span converts implicitly
-    Where(const RelaxChecker& checker, const Ref<ir::Expr>& e) : checker_(&checker), expr_(e) {}
-    ir::Span span() const {
-      if (checker_) {
-        span_ = checker_->use_span(expr_);
-        checker_ = nullptr;
-      }
-      return span_;
-    }
-
-   private:
-    mutable ir::Span span_;
-    mutable const RelaxChecker* checker_ = nullptr;
-    Ref<ir::Expr> expr_;
-  };
-
-  void check_sinfo(const Ref<StructInfo>& s, const Where& at) {
+  void check_sinfo(const Ref<StructInfo>& s, const UseSpan& at) {
     if (!s) return;
     switch (s->kind()) {
       case ir::ObjectKind::kFuncStructInfo: {
@@ -518,7 +571,8 @@ class RelaxChecker {
         }
         // As TVM: the parameters define their bare vars; only the result must be well defined.
         for (const auto& v : tir_vars_in(f.ret)) {
-          if (!symbolic_.count(v.get()) && !local.count(v.get())) report_undefined_symbolic(v, at);
+          if (!symbolic_.contains(v.get()) && !local.count(v.get()))
+            report_undefined_symbolic(v, at);
         }
         return;
       }
@@ -606,8 +660,8 @@ class RelaxChecker {
     for (const auto& v : tir_vars_in(shape)) check_symbolic_use(v, at);
   }
 
-  void check_symbolic_use(const Ref<ir::tir::Var>& v, const Where& at) {
-    if (!symbolic_.count(v.get())) {
+  void check_symbolic_use(const Ref<ir::tir::Var>& v, const UseSpan& at) {
+    if (!symbolic_.contains(v.get())) {
       report_undefined_symbolic(v, at);
       return;
     }
@@ -615,7 +669,7 @@ class RelaxChecker {
     auto [it, inserted] = symbolic_owner_.emplace(v.get(), std::make_pair(top_, current_name_));
     if (!inserted && it->second.first != top_ && reported_shared_.insert(v.get()).second) {
       diags_
-          .error(codes::kSharedSymbolic, at.span(),
+          .error(codes::kSharedSymbolic, ir::Span(at),
                  "symbolic variable `" + v->name + "` is used in function `" + it->second.second +
                      "` and in function `" + current_name_ + "`; each function needs its own")
           .note("declare it again in this function (`" + v->name +
@@ -623,11 +677,11 @@ class RelaxChecker {
     }
   }
 
-  void report_undefined_symbolic(const Ref<ir::tir::Var>& v, const Where& at) {
+  void report_undefined_symbolic(const Ref<ir::tir::Var>& v, const UseSpan& at) {
     // One report per variable and function.
     if (!reported_symbolic_.insert({v.get(), top_}).second) return;
     diags_
-        .error(codes::kUndefinedSymbolic, at.span(),
+        .error(codes::kUndefinedSymbolic, ir::Span(at),
                "symbolic variable `" + v->name + "` is not defined here")
         .note(
             "a symbolic variable is defined where it first appears alone as a dimension of a "
@@ -654,18 +708,7 @@ class RelaxChecker {
   }
   // Variables are shared nodes whose span is their definition; a use is found by name in the
   // text of the binding (or result) being checked.
-  ir::Span use_span(const Ref<ir::Expr>& e) const {
-    if (!e) return at_;
-    if (auto v = e.as_ptr<ir::Var>()) {
-      ir::Span found = find_identifier(at_, v->name, last_use_ ? SIZE_MAX : 0);
-      return found.is_known() ? found : at_;
-    }
-    if (auto g = e.as_ptr<ir::GlobalVar>()) {
-      ir::Span found = find_identifier(at_, g->name, 0, /*attribute=*/true);
-      if (found.is_known()) return found;
-    }
-    return e->span.is_known() ? e->span : at_;
-  }
+  ir::Span use_span(const Ref<ir::Expr>& e) const { return UseSpan(e, at_, last_use_); }
 
   const ir::IRModule& module_;
   ir::DiagnosticBag& diags_;
@@ -678,8 +721,9 @@ class RelaxChecker {
   std::string current_name_;
   bool in_dataflow_ = false;
   bool missing_sinfo_reported_ = false;
-  std::unordered_set<const ir::Var*> vars_, dataflow_vars_, recursive_;
-  std::unordered_set<const ir::tir::Var*> symbolic_;
+  ScopedSet<ir::Var> vars_, dataflow_vars_;
+  std::unordered_set<const ir::Var*> recursive_;
+  ScopedSet<ir::tir::Var> symbolic_;
   std::unordered_map<const ir::Var*, const ir::Function*> param_owner_;
   std::unordered_map<const ir::tir::Var*, std::pair<const ir::Function*, std::string>>
       symbolic_owner_;
@@ -773,13 +817,16 @@ class TirChecker : public ir::tir::Visitor {
   }
 
   void visit_var(const Ref<ir::tir::Var>& v) override {
-    // The innermost statement or expression with a span holds the use; find the name in it.
-    ir::Span use = find_identifier(at_, v->name);
-    if (!use.is_known()) use = at_;
+    // The innermost statement or expression with a span holds the use; find the name in it
+    // when there is something to report (the search reads that text).
+    auto use = [&] {
+      ir::Span found = find_identifier(at_, v->name);
+      return found.is_known() ? found : at_;
+    };
     auto it = defined_.find(v.get());
     if (it == defined_.end() || it->second == 0) {
       if (reported_.insert(v.get()).second) {
-        diags_.error(codes::kTirUndefinedVar, use,
+        diags_.error(codes::kTirUndefinedVar, use(),
                      "variable `" + v->name + "` is used in prim_func `" + name_ +
                          "` where nothing defines it");
       }
@@ -788,7 +835,7 @@ class TirChecker : public ir::tir::Visitor {
     auto loop = loop_depth_.find(v.get());
     if (loop != loop_depth_.end() && loop->second < block_depth_ &&
         reported_loop_.insert(v.get()).second) {
-      diags_.error(codes::kTirLoopVarInBlock, use,
+      diags_.error(codes::kTirLoopVarInBlock, use(),
                    "block `" + block_name_ + "` uses the loop variable `" + v->name +
                        "` of an enclosing loop directly; bind it to an iteration variable "
                        "(T.axis.*) and use that");

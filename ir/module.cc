@@ -3,11 +3,47 @@
 
 namespace relax::ir {
 
+void IRModule::Members::assign(std::vector<Member> items) {
+  items_ = std::move(items);
+  reindex();
+}
+
+void IRModule::Members::reindex() {
+  index_.clear();
+  index_.reserve(items_.size());
+  for (size_t i = 0; i < items_.size(); ++i) index_.emplace(items_[i].gvar->name, i);
+}
+
+void IRModule::Members::push_back(Member m) {
+  index_.emplace(m.gvar->name, items_.size());
+  items_.push_back(std::move(m));
+}
+
+IRModule::Members::const_iterator IRModule::Members::erase(const_iterator it) {
+  size_t at = static_cast<size_t>(it - items_.begin());
+  items_.erase(it);
+  reindex();  // positions after `at` moved; removals are rare
+  return items_.begin() + static_cast<std::ptrdiff_t>(at);
+}
+
+void IRModule::Members::set(size_t i, Member m) {
+  bool renamed = items_[i].gvar->name != m.gvar->name;
+  items_[i] = std::move(m);
+  if (renamed) reindex();
+}
+
+size_t IRModule::Members::position(std::string_view name) const {
+  auto it = index_.find(name);
+  return it == index_.end() ? items_.size() : it->second;
+}
+
+const IRModule::Member* IRModule::Members::find(std::string_view name) const {
+  size_t i = position(name);
+  return i < items_.size() ? &items_[i] : nullptr;
+}
+
 const IRModule::Member* IRModule::find(std::string_view member_name) const {
-  for (const Member& m : functions) {
-    if (m.gvar->name == member_name) return &m;
-  }
-  return nullptr;
+  return functions.find(member_name);
 }
 
 Ref<GlobalVar> IRModule::global_var(std::string_view member_name) const {
@@ -21,24 +57,19 @@ ObjectRef IRModule::lookup(std::string_view member_name) const {
 }
 
 void IRModule::add(Ref<GlobalVar> gvar, ObjectRef func) {
-  for (Member& m : functions) {
-    if (m.gvar->name == gvar->name) {
-      m.gvar = std::move(gvar);
-      m.func = std::move(func);
-      return;
-    }
+  size_t i = functions.position(gvar->name);
+  if (i < functions.size()) {
+    functions.set(i, Member{std::move(gvar), std::move(func)});
+  } else {
+    functions.push_back(Member{std::move(gvar), std::move(func)});
   }
-  functions.push_back(Member{std::move(gvar), std::move(func)});
 }
 
 bool IRModule::remove(std::string_view member_name) {
-  for (auto it = functions.begin(); it != functions.end(); ++it) {
-    if (it->gvar->name == member_name) {
-      functions.erase(it);
-      return true;
-    }
-  }
-  return false;
+  size_t i = functions.position(member_name);
+  if (i == functions.size()) return false;
+  functions.erase(functions.begin() + static_cast<std::ptrdiff_t>(i));
+  return true;
 }
 
 std::vector<Ref<VDevice>> IRModule::vdevices() const {

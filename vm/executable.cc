@@ -18,6 +18,8 @@
 #include "vm/executable.h"
 
 #include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "vm/shape_program.h"
 
@@ -87,26 +89,6 @@ std::optional<int64_t> Executable::find_function(std::string_view name) const {
 }
 
 namespace {
-
-// A set of registers (bit i = register i defined).
-struct RegSet {
-  std::vector<uint64_t> bits;
-  explicit RegSet(int64_t n, bool all)
-      : bits(static_cast<size_t>((n + 63) / 64), all ? ~0ull : 0) {}
-  bool has(int64_t r) const { return bits[static_cast<size_t>(r >> 6)] >> (r & 63) & 1; }
-  void add(int64_t r) { bits[static_cast<size_t>(r >> 6)] |= 1ull << (r & 63); }
-  void remove(int64_t r) { bits[static_cast<size_t>(r >> 6)] &= ~(1ull << (r & 63)); }
-  // this &= o; returns whether it changed.
-  bool meet(const RegSet& o) {
-    bool changed = false;
-    for (size_t i = 0; i < bits.size(); ++i) {
-      uint64_t v = bits[i] & o.bits[i];
-      changed |= v != bits[i];
-      bits[i] = v;
-    }
-    return changed;
-  }
-};
 
 class FunctionChecker {
  public:
@@ -242,15 +224,6 @@ class FunctionChecker {
     const FunctionInfo& callee = exe_.functions[static_cast<size_t>(w[2])];
     return callee.kind == FunctionKind::kBuiltin && callee.name == "vm.builtin.kill";
   }
-  // The registers defined after the instruction at `pc`, given those defined before.
-  void transfer(int64_t pc, RegSet& defined) const {
-    const int64_t* w = exe_.instruction(pc);
-    if (static_cast<Opcode>(w[0]) != Opcode::kCall || is_special_register(w[1])) return;
-    if (is_kill(w))
-      defined.remove(w[1]);
-    else
-      defined.add(w[1]);
-  }
   std::string register_text(int64_t r) const {
     std::string text = "register %" + std::to_string(r);
     const std::string* name = nullptr;
@@ -291,31 +264,64 @@ class FunctionChecker {
     size_t nblocks = block_start.size();
     auto block_end = [&](size_t b) { return b + 1 < nblocks ? block_start[b + 1] : end; };
 
-    std::vector<RegSet> in(nblocks, RegSet(nregs, true));
+    // Reachable blocks and the reachable predecessors of each.
     std::vector<char> reached(nblocks, 0);
-    in[0] = RegSet(nregs, false);
-    for (int64_t r = 0; r < fn_.num_args; ++r) in[0].add(r);
-    reached[0] = 1;
-    std::vector<size_t> work{0};
-    std::vector<char> queued(nblocks, 0);
-    queued[0] = 1;
-    while (!work.empty()) {
-      size_t b = work.back();
-      work.pop_back();
-      queued[b] = 0;
-      RegSet cur = in[b];
-      for (int64_t pc = block_start[b]; pc < block_end(b); ++pc) transfer(pc, cur);
-      successors(block_end(b) - 1, succ);
-      for (int64_t s : succ) {
-        size_t sb = static_cast<size_t>(block_of[static_cast<size_t>(s - start)]);
-        bool changed = in[sb].meet(cur);
-        if ((changed || !reached[sb]) && !queued[sb]) {
-          reached[sb] = 1;
-          queued[sb] = 1;
-          work.push_back(sb);
+    std::vector<std::vector<size_t>> preds(nblocks);
+    {
+      std::vector<size_t> work{0};
+      reached[0] = 1;
+      while (!work.empty()) {
+        size_t b = work.back();
+        work.pop_back();
+        successors(block_end(b) - 1, succ);
+        for (int64_t s : succ) {
+          size_t sb = static_cast<size_t>(block_of[static_cast<size_t>(s - start)]);
+          preds[sb].push_back(b);
+          if (!reached[sb]) {
+            reached[sb] = 1;
+            work.push_back(sb);
+          }
         }
       }
     }
+    auto key = [&](size_t b, int64_t r) {
+      return static_cast<uint64_t>(b) * static_cast<uint64_t>(nregs) + static_cast<uint64_t>(r);
+    };
+    // What each block leaves in the registers it writes or kills: true when its last such
+    // instruction writes the register, false when it kills it.
+    std::unordered_map<uint64_t, bool> exit_state;
+    for (size_t b = 0; b < nblocks; ++b) {
+      if (!reached[b]) continue;
+      for (int64_t pc = block_start[b]; pc < block_end(b); ++pc) {
+        const int64_t* w = exe_.instruction(pc);
+        if (static_cast<Opcode>(w[0]) != Opcode::kCall || is_special_register(w[1])) continue;
+        exit_state[key(b, w[1])] = !is_kill(w);
+      }
+    }
+    // Whether `r` is written on every path into block `b`: the predecessors are searched
+    // backwards until each path meets a write (fine), a kill or the function's entry without `r`
+    // as a parameter (not fine). Blocks found fine for a register are remembered, so the
+    // searches of one register visit each block once: the work is the size of the registers'
+    // live ranges, not blocks times registers. A failed search ends the check.
+    std::unordered_set<uint64_t> fine;
+    std::vector<size_t> todo;
+    auto defined_on_entry = [&](size_t b, int64_t r) {
+      if (!fine.insert(key(b, r)).second) return true;
+      todo.assign(1, b);
+      while (!todo.empty()) {
+        size_t x = todo.back();
+        todo.pop_back();
+        if (x == 0 && r >= fn_.num_args) return false;
+        for (size_t p : preds[x]) {
+          if (auto e = exit_state.find(key(p, r)); e != exit_state.end()) {
+            if (!e->second) return false;
+            continue;
+          }
+          if (fine.insert(key(p, r)).second) todo.push_back(p);
+        }
+      }
+      return true;
+    };
     // Whether a path to `pc` (in block `b`) kills `r` after its last write: only to word the
     // error (a read after a kill, or of a register never written).
     auto may_be_killed = [&](size_t b, int64_t pc, int64_t r) {
@@ -343,13 +349,16 @@ class FunctionChecker {
       }
       return false;
     };
+    std::unordered_map<int64_t, bool> local;  // written (true) or killed so far in the block
     for (size_t b = 0; b < nblocks; ++b) {
       if (!reached[b]) continue;
-      RegSet cur = in[b];
+      local.clear();
       for (int64_t pc = block_start[b]; pc < block_end(b); ++pc) {
         int64_t bad = -1;
         reads(pc, [&](int64_t r) {
-          if (bad < 0 && !is_special_register(r) && !cur.has(r)) bad = r;
+          if (bad >= 0 || is_special_register(r)) return;
+          auto it = local.find(r);
+          if (!(it != local.end() ? it->second : defined_on_entry(b, r))) bad = r;
         });
         if (bad >= 0) {
           if (!may_be_killed(b, pc, bad))
@@ -359,7 +368,9 @@ class FunctionChecker {
                               (k >= 0 ? "instruction " + std::to_string(k) : "a vm.builtin.kill") +
                               " killed it");
         }
-        transfer(pc, cur);
+        const int64_t* w = exe_.instruction(pc);
+        if (static_cast<Opcode>(w[0]) == Opcode::kCall && !is_special_register(w[1]))
+          local[w[1]] = !is_kill(w);
       }
     }
     return {};

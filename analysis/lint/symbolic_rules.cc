@@ -3,6 +3,7 @@
 // or struct info of the function mentions it. The declaration lives only in the text (the IR
 // keeps variables, not declarations), so the rule reads the syntax tree and compares names with
 // the symbolic variables the function's IR uses.
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -36,7 +37,35 @@ class SymbolicNames : public UseCounter {
 struct FunctionRange {
   ir::Ref<ir::Function> func;
   uint32_t begin, end;  // the body's span
+  int parent = -1;      // the innermost range holding this one (bodies nest or are apart)
 };
+
+// Sorts the ranges by start, outer ones first, and links each to the innermost one holding it.
+void nest(std::vector<FunctionRange>& ranges) {
+  std::stable_sort(ranges.begin(), ranges.end(), [](const auto& a, const auto& b) {
+    return a.begin != b.begin ? a.begin < b.begin : a.end > b.end;
+  });
+  std::vector<int> open;
+  for (int i = 0; i < static_cast<int>(ranges.size()); ++i) {
+    auto& r = ranges[static_cast<size_t>(i)];
+    while (!open.empty() && ranges[static_cast<size_t>(open.back())].end <= r.begin)
+      open.pop_back();
+    r.parent = open.empty() ? -1 : open.back();
+    open.push_back(i);
+  }
+}
+
+// The innermost range holding `at`, or null: the last range starting at or before it, or the
+// nearest range around that one that reaches past it.
+const FunctionRange* innermost(const std::vector<FunctionRange>& ranges, uint32_t at) {
+  auto it = std::upper_bound(ranges.begin(), ranges.end(), at,
+                             [](uint32_t x, const FunctionRange& r) { return x < r.begin; });
+  if (it == ranges.begin()) return nullptr;
+  int i = static_cast<int>(it - ranges.begin()) - 1;
+  while (i >= 0 && !(at < ranges[static_cast<size_t>(i)].end))
+    i = ranges[static_cast<size_t>(i)].parent;
+  return i >= 0 ? &ranges[static_cast<size_t>(i)] : nullptr;
+}
 
 // `T.int64()` (any T.<dtype>() without arguments): the right side of a declaration.
 bool is_declaration_call(Node call) {
@@ -79,6 +108,7 @@ void check_unused_symbolic(LintContext& ctx) {
       ranges.push_back({f, f->body->span.begin, f->body->span.end});
   });
   if (ranges.empty()) return;
+  nest(ranges);
   std::unordered_map<const ir::Function*, std::unordered_set<std::string>> used;
   auto names_of = [&](const ir::Ref<ir::Function>& f) -> const std::unordered_set<std::string>& {
     auto it = used.find(f.get());
@@ -94,15 +124,8 @@ void check_unused_symbolic(LintContext& ctx) {
     Node name = declared_name(call);
     if (!name) return;
     // The innermost Relax function whose body holds the declaration (prim_funcs have none).
-    ir::Ref<ir::Function> owner;
-    uint32_t at = name.span().begin, width = UINT32_MAX;
-    for (const auto& r : ranges) {
-      if (r.begin <= at && at < r.end && r.end - r.begin < width) {
-        owner = r.func;
-        width = r.end - r.begin;
-      }
-    }
-    if (!owner || names_of(owner).count(std::string(name.text()))) return;
+    const FunctionRange* owner = innermost(ranges, name.span().begin);
+    if (!owner || names_of(owner->func).count(std::string(name.text()))) return;
     auto& d = ctx.report(name.span(), "the symbolic variable `" + std::string(name.text()) +
                                           "` is declared but never used");
     Node stmt = name.parent();

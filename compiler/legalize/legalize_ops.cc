@@ -3,6 +3,7 @@
 // the op families build; it leaves alone calls of module functions, of call_tir and other
 // structural ops, calls with unknown shapes, and ops without a legalization (so a lowered module:
 // vm.*, memory.* and builtin.* calls, kills, packed calls, passes through unchanged).
+#include <unordered_map>
 #include <unordered_set>
 
 #include "analysis/arith/substitute.h"
@@ -533,15 +534,27 @@ class Rewriter {
     return out;
   }
 
+  // The module's prim_func structurally equal to `leg.func` (the first in module order), else a
+  // new member named after the op. Kernels are found by structural hash and names by a counter
+  // per op, so legalizing n calls takes time linear in n however many kernels there are.
   Ref<ir::GlobalVar> add_func(const Legalized& leg) {
-    for (const auto& m : module_.functions) {
-      auto pf = ir::as_prim_func(m.func);
-      if (pf && ir::structural_equal(pf, leg.func)) return m.gvar;
+    if (!kernels_indexed_) {
+      for (const auto& m : module_.functions) {
+        if (auto pf = ir::as_prim_func(m.func)) kernels_[ir::structural_hash(pf)].push_back(m.gvar);
+      }
+      kernels_indexed_ = true;
     }
-    std::string name = leg.name_hint;
-    for (int k = 1; module_.find(name); ++k) name = leg.name_hint + std::to_string(k);
+    auto& same_hash = kernels_[ir::structural_hash(leg.func)];
+    for (const auto& gvar : same_hash) {
+      if (ir::structural_equal(module_.lookup(gvar->name), leg.func)) return gvar;
+    }
+    int& k = next_suffix_[leg.name_hint];  // the names with a lower suffix are taken
+    std::string name = k == 0 ? leg.name_hint : leg.name_hint + std::to_string(k);
+    while (module_.find(name)) name = leg.name_hint + std::to_string(++k);
+    ++k;
     auto gvar = make<ir::GlobalVar>(name);
     module_.add(gvar, leg.func);
+    same_hash.push_back(gvar);
     return gvar;
   }
 
@@ -554,6 +567,9 @@ class Rewriter {
   std::vector<Ref<ir::Binding>>* emit_ = nullptr;
   bool emit_dataflow_ = false;
   relax_passes::NameSupply* names_ = nullptr;
+  bool kernels_indexed_ = false;
+  std::unordered_map<size_t, std::vector<Ref<ir::GlobalVar>>> kernels_;  // structural hash
+  std::unordered_map<std::string, int> next_suffix_;                     // name hint -> suffix
 };
 
 }  // namespace

@@ -80,6 +80,11 @@ class Killer : public ExprMutator {
       kills[last[entry.first]].push_back(entry.first);
     }
     if (kills.empty()) return s;
+    // Each binding's position in the sequence, to kill in definition order.
+    std::unordered_map<const Var*, size_t> order;
+    for (const auto& b : s->blocks) {
+      for (const auto& binding : b->bindings) order.emplace(binding->var.get(), order.size());
+    }
     std::vector<Ref<BindingBlock>> blocks;
     for (size_t bi = 0; bi < s->blocks.size(); ++bi) {
       std::vector<Ref<Binding>> out;
@@ -91,7 +96,7 @@ class Killer : public ExprMutator {
         // Killing in definition order keeps the output stable.
         std::vector<const Var*> vs = it->second;
         std::sort(vs.begin(), vs.end(),
-                  [&](const Var* a, const Var* b) { return order(s, a) < order(s, b); });
+                  [&](const Var* a, const Var* b) { return order.at(a) < order.at(b); });
         for (const Var* v : vs) {
           auto kill = op_call(storage[v] ? "relax.memory.kill_storage" : "relax.memory.kill_tensor",
                               {defined[v]});
@@ -108,17 +113,6 @@ class Killer : public ExprMutator {
  private:
   AliasRoots roots_;
   std::unordered_set<const Var*> killed_;
-
-  static size_t order(const Ref<SeqExpr>& s, const Var* v) {
-    size_t k = 0;
-    for (const auto& b : s->blocks) {
-      for (const auto& binding : b->bindings) {
-        if (binding->var.get() == v) return k;
-        ++k;
-      }
-    }
-    return k;
-  }
 };
 
 }  // namespace

@@ -74,8 +74,33 @@ const Var* AliasRoots::alias_of(const Ref<Binding>& binding) const {
 
 namespace {
 
-// Dead roots and the kill binding of each, along one path through the function.
-using Dead = std::unordered_map<const Var*, Ref<Binding>>;
+// Dead roots and the kill binding of each, along one path through the function: the kills made
+// since the innermost enclosing if branch began, over those of the path outside it (a branch
+// looks outward instead of copying everything dead so far, which made n ifs after n kills
+// quadratic).
+class Dead {
+ public:
+  explicit Dead(const Dead* outer = nullptr) : outer_(outer) {}
+  // The kill of `root` on this path, or null.
+  const Ref<Binding>* find(const Var* root) const {
+    for (const Dead* d = this; d; d = d->outer_) {
+      if (auto it = d->own_.find(root); it != d->own_.end()) return &it->second;
+    }
+    return nullptr;
+  }
+  // Killing a dead value again is harmless; the first kill stays the one to name.
+  void kill(const Var* root, const Ref<Binding>& b) {
+    if (!find(root)) own_.emplace(root, b);
+  }
+  // After an if, the kills of one of its branches (merged true branch first).
+  void merge(const Dead& branch) {
+    for (const auto& [root, b] : branch.own_) kill(root, b);
+  }
+
+ private:
+  const Dead* outer_;
+  std::unordered_map<const Var*, Ref<Binding>> own_;
+};
 
 class KillChecker {
  public:
@@ -100,8 +125,7 @@ class KillChecker {
   void check_binding(const Ref<Binding>& b, Dead& dead) {
     returning_ = false;
     if (const Var* target = kill_target(b->value)) {
-      // Killing a dead value again is harmless; the first kill stays the one to name.
-      dead.emplace(roots_.root(target), b);
+      dead.kill(roots_.root(target), b);
       return;
     }
     // An alias of a dead value is dead too, not a use; a match_cast checks the value: a use.
@@ -113,11 +137,11 @@ class KillChecker {
   void check_expr(const Ref<Expr>& e, Span at, Dead& dead) {
     if (auto node = e.as<If>()) {
       check_uses(node->condition, at, dead);
-      Dead then_dead = dead, else_dead = dead;
+      Dead then_dead(&dead), else_dead(&dead);
       check_expr(node->true_branch, at, then_dead);
       check_expr(node->false_branch, at, else_dead);
-      dead = std::move(then_dead);
-      dead.insert(else_dead.begin(), else_dead.end());
+      dead.merge(then_dead);
+      dead.merge(else_dead);
       return;
     }
     if (auto seq = e.as<SeqExpr>()) return check_seq(seq, dead);
@@ -135,17 +159,17 @@ class KillChecker {
     collect_used_vars(e, uses);
     for (const Var* v : uses) {
       const Var* root = roots_.root(v);
-      auto it = dead.find(root);
-      if (it == dead.end() || !reported_.insert(root).second) continue;
-      const Var* killed = kill_target(it->second->value);
-      std::string op = it->second->value.as<Call>()->op_name();
+      const Ref<Binding>* kill = dead.find(root);
+      if (!kill || !reported_.insert(root).second) continue;
+      const Var* killed = kill_target((*kill)->value);
+      std::string op = (*kill)->value.as<Call>()->op_name();
       if (op.starts_with("relax.")) op = "R." + op.substr(6);
       std::string message = "function `" + name_ + "`: `" + v->name + "` is " +
                             (returning_ ? "returned" : "used") + " after `" + op + "(" +
                             killed->name + ")` killed it";
       if (killed != v) message += " (`" + v->name + "` and `" + killed->name + "` are one value)";
-      diags_.error("E0788", at.is_known() ? at : it->second->span, message)
-          .label(it->second->span, "killed here");
+      diags_.error("E0788", at.is_known() ? at : (*kill)->span, message)
+          .label((*kill)->span, "killed here");
     }
   }
 

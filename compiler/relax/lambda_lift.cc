@@ -33,10 +33,13 @@ class DefCollector : public ExprVisitor {
 
 class FreeVarCollector : public ExprVisitor {
  public:
-  std::vector<Ref<Var>> used;
+  std::vector<Ref<Var>> used;  // in order of first use
   void visit_var(const Ref<Var>& v) override {
-    if (std::find(used.begin(), used.end(), v) == used.end()) used.push_back(v);
+    if (seen_.insert(v.get()).second) used.push_back(v);
   }
+
+ private:
+  std::unordered_set<const Var*> seen_;
 };
 
 class Remap : public ExprMutator {

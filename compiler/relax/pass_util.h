@@ -43,7 +43,9 @@ std::optional<int64_t> static_bytes(const std::vector<ir::Ref<ir::tir::PrimExpr>
 // Every Var used (read) inside `e`, nested functions and branches included.
 void collect_used_vars(const ir::Ref<ir::Expr>& e, std::vector<const ir::Var*>& out);
 
-// A fresh variable name unique within a function: "alloc", "alloc1", ...
+// A fresh variable name unique within a function: the first of "alloc", "alloc1", "alloc2", ...
+// not taken. Names are only ever added, so each base remembers where its search stopped: a
+// function's worth of fresh names costs time linear in their number.
 class NameSupply {
  public:
   explicit NameSupply(const ir::Ref<ir::Function>& func);

@@ -21,6 +21,8 @@
 // binding. Only `R.builtin.alloc_tensor` is planned, so on an input planned or lowered before
 // (memory.alloc_storage / memory.alloc_tensor, vm.alloc_*) those allocations stay as they are.
 #include <algorithm>
+#include <iterator>
+#include <map>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -146,7 +148,7 @@ class Planner : public ExprMutator {
       Ref<Var> var;
     };
     std::vector<Storage> storages;
-    std::vector<size_t> free_list;  // indices into storages
+    FreeStorages free_list;
     std::unordered_map<size_t, std::vector<size_t>> release_after;
     std::unordered_map<size_t, size_t> storage_of;  // binding index -> storage
     for (size_t i = 0; i < bs.size(); ++i) {
@@ -161,8 +163,9 @@ class Planner : public ExprMutator {
         storage_of[i] = *pick;
         release_after[tok->second.last_use].push_back(*pick);
       }
-      if (auto it = release_after.find(i); it != release_after.end())
-        free_list.insert(free_list.end(), it->second.begin(), it->second.end());
+      if (auto it = release_after.find(i); it != release_after.end()) {
+        for (size_t k : it->second) free_list.release(k, storages[k].size);
+      }
     }
     if (storage_of.empty()) return b;
 
@@ -236,38 +239,46 @@ class Planner : public ExprMutator {
     return Size{std::nullopt, bytes};
   }
 
+  // The free storages, in the order they were freed: static ones by size (a multimap keeps
+  // equal sizes in that order), so that taking one costs log n however many are free.
+  struct FreeStorages {
+    std::multimap<int64_t, size_t> by_bytes;  // bytes -> index into storages
+    std::vector<size_t> symbolic;
+    void release(size_t index, const Size& size) {
+      if (size.bytes)
+        by_bytes.emplace(*size.bytes, index);
+      else if (size.expr)
+        symbolic.push_back(index);
+    }
+  };
+
   // A free storage for `need` (removed from the free list), or nullopt.
   template <class Storage>
-  std::optional<size_t> take_free(std::vector<Storage>& storages, std::vector<size_t>& free_list,
+  std::optional<size_t> take_free(std::vector<Storage>& storages, FreeStorages& free_list,
                                   const Size& need) {
-    std::optional<size_t> best;  // index into free_list
     if (need.bytes) {
-      // The smallest that fits, else the largest (which grows).
-      std::optional<size_t> fits, largest;
-      for (size_t k = 0; k < free_list.size(); ++k) {
-        const Size& have = storages[free_list[k]].size;
-        if (!have.bytes) continue;
-        if (*have.bytes >= *need.bytes) {
-          if (!fits || *have.bytes < *storages[free_list[*fits]].size.bytes) fits = k;
-        } else if (!largest || *have.bytes > *storages[free_list[*largest]].size.bytes) {
-          largest = k;
-        }
-      }
-      best = fits ? fits : largest;
-      if (best) {
-        Size& have = storages[free_list[*best]].size;
-        have.bytes = std::max(*have.bytes, *need.bytes);
-      }
-    } else {
-      for (size_t k = 0; k < free_list.size() && !best; ++k) {
-        const Size& have = storages[free_list[k]].size;
-        if (have.expr && analyzer_.can_prove_equal(have.expr, need.expr)) best = k;
+      auto& free = free_list.by_bytes;
+      if (free.empty()) return std::nullopt;
+      // The smallest that fits (the first freed of that size), else the largest (which grows).
+      auto it = free.lower_bound(*need.bytes);
+      if (it == free.end()) it = free.lower_bound(std::prev(free.end())->first);
+      size_t index = it->second;
+      free.erase(it);
+      Size& have = storages[index].size;
+      have.bytes = std::max(*have.bytes, *need.bytes);
+      return index;
+    }
+    // A symbolic size: the first freed whose size is provably equal.
+    auto& free = free_list.symbolic;
+    for (size_t k = 0; k < free.size(); ++k) {
+      const Size& have = storages[free[k]].size;
+      if (have.expr && analyzer_.can_prove_equal(have.expr, need.expr)) {
+        size_t index = free[k];
+        free.erase(free.begin() + static_cast<std::ptrdiff_t>(k));
+        return index;
       }
     }
-    if (!best) return std::nullopt;
-    size_t index = free_list[*best];
-    free_list.erase(free_list.begin() + static_cast<std::ptrdiff_t>(*best));
-    return index;
+    return std::nullopt;
   }
 
   NameSupply names_;

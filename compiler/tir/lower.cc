@@ -108,7 +108,8 @@ std::vector<Pass> lowering_passes(const Target& target) {
       options.verify = pctx.verify || kVerifyByDefault;
       options.bounds_check = bounds_check_enabled(pctx);
       bool failed = false;
-      for (auto& member : out->functions) {
+      for (size_t i = 0; i < out->functions.size(); ++i) {
+        const auto& member = out->functions[i];
         auto pf = ir::as_prim_func(member.func);
         if (!pf) continue;
         LowerContext ctx{target, pctx.diagnostics(), options, member.gvar->name};
@@ -129,7 +130,7 @@ std::vector<Pass> lowering_passes(const Target& target) {
           vo.func_name = member.gvar->name;
           if (!verify_prim_func(*next, pctx.diagnostics(), vo)) failed = true;
         }
-        member.func = next;
+        out->functions.set_func(i, next);
       }
       return failed ? nullptr : out;
     };

@@ -3,6 +3,7 @@
 // dialect headers the text needs.
 #pragma once
 
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -35,8 +36,8 @@ struct PrinterContext {
   };
   std::unordered_map<const void*, MetadataEntry> metadata;
   // Symbolic variables the current profile declares as `n = TypeVar("n")` lines above the
-  // module or functions (TEXT_FORMAT.md 2.6), by name.
-  std::vector<std::string> type_vars;
+  // module or functions (TEXT_FORMAT.md 2.6), by name, sorted as they are printed.
+  std::set<std::string> type_vars;
 
   bool legacy() const { return options.profile == Profile::kLegacy; }
   // The name a variable, buffer or function was defined with; "<undefined>" marks a bug or a

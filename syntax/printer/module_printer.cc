@@ -29,9 +29,7 @@ std::string header(const PrinterContext& ctx) {
   if (ctx.uses_relax) out += "# from tvm.script import relax as R\n";
   if (!out.empty()) out += "\n";
   // The current profile's TypeVars, sorted, just above the module or the first function.
-  std::vector<std::string> type_vars = ctx.type_vars;
-  std::sort(type_vars.begin(), type_vars.end());
-  for (const auto& name : type_vars) out += name + " = TypeVar(" + quote_string(name) + ")\n";
+  for (const auto& name : ctx.type_vars) out += name + " = TypeVar(" + quote_string(name) + ")\n";
   return out;
 }
 

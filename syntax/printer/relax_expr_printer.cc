@@ -79,9 +79,7 @@ std::string print_dim(PrinterContext& ctx, const Ref<PrimExpr>& e) {
         const std::string& name = ctx.names.define_in_frame(st->frame, var, var->name);
         if (st->signature_vars && !ctx.legacy() && is_type_var_kind(*var)) {
           // The current profile declares signature vars as TypeVars above the module.
-          if (std::find(ctx.type_vars.begin(), ctx.type_vars.end(), name) == ctx.type_vars.end()) {
-            ctx.type_vars.push_back(name);
-          }
+          ctx.type_vars.insert(name);
         } else {
           ctx.uses_tir = true;
           st->header.push_back(name + " = T." + var->dtype.str() +

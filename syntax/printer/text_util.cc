@@ -68,8 +68,27 @@ void NameTable::pop_frame() {
   if (frames_.size() <= 1) return;
   Frame& f = frames_.back();
   for (const ir::Object* n : f.nodes) names_.erase(n);
-  for (const std::string& name : f.names) taken_.erase(name);
+  for (const std::string& name : f.names) {
+    taken_.erase(name);
+    freed(name);
+  }
   frames_.pop_back();
+}
+
+void NameTable::freed(const std::string& name) {
+  if (auto it = next_suffix_.find(name); it != next_suffix_.end()) it->second = 0;
+  // `hint_N`: candidate N of `hint`.
+  size_t u = name.rfind('_');
+  if (u == std::string::npos || u + 1 >= name.size() || name[u + 1] == '0' ||
+      name.size() - u - 1 > 9)
+    return;
+  int n = 0;
+  for (size_t k = u + 1; k < name.size(); ++k) {
+    if (name[k] < '0' || name[k] > '9') return;
+    n = n * 10 + (name[k] - '0');
+  }
+  if (auto it = next_suffix_.find(name.substr(0, u)); it != next_suffix_.end() && it->second > n)
+    it->second = n;
 }
 
 const std::string& NameTable::define(const ir::Object* node, std::string_view hint) {
@@ -86,8 +105,10 @@ const std::string& NameTable::define_in_frame(size_t index, const ir::Object* no
     if (!ok) c = '_';
   }
   if (base.empty()) base = "v";
-  std::string name = base;
-  for (int i = 1; taken_.count(name); ++i) name = base + "_" + std::to_string(i);
+  int& i = next_suffix_[base];
+  std::string name = i == 0 ? base : base + "_" + std::to_string(i);
+  while (taken_.count(name)) name = base + "_" + std::to_string(++i);
+  ++i;
   taken_.insert(name);
   frames_[index].names.push_back(name);
   frames_[index].nodes.push_back(node);

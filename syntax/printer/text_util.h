@@ -50,9 +50,15 @@ class NameTable {
     std::vector<const ir::Object*> nodes;
     std::vector<std::string> names;
   };
+  // A name died with its frame: the hints it is a candidate of may take it again.
+  void freed(const std::string& name);
+
   std::vector<Frame> frames_;
   std::unordered_map<const ir::Object*, std::string> names_;
   std::unordered_set<std::string> taken_;
+  // Per sanitised hint, a suffix below which every candidate name (0 for the hint itself, then
+  // hint_1, hint_2, ...) is taken, so that n variables with one hint are named in linear time.
+  std::unordered_map<std::string, int> next_suffix_;
 };
 
 // Text with an indentation level, written line by line (TVM's printer never wraps lines).

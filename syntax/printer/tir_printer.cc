@@ -428,9 +428,12 @@ void TirPrinter::print_function(const PrimFunc& func, const std::string& name) {
   std::vector<std::string> args;
   std::vector<std::string> param_docs;
   std::unordered_set<const Buffer*> inlined;
+  std::vector<const Var*> param_vars;
+  for (const auto& param : func.params) param_vars.push_back(param.get());
+  auto occurrences = count_var_occurrences(func, param_vars);
   for (const auto& param : func.params) {
     Ref<Buffer> buffer = func.buffer_of(param);
-    if (buffer && count_var_occurrence(func, param.get()) == 2 && is_simple_buffer(*buffer) &&
+    if (buffer && occurrences[param.get()] == 2 && is_simple_buffer(*buffer) &&
         data_count[buffer->data.get()] == 1) {
       std::string lhs = define_buffer(*buffer, f);
       args.push_back(lhs + ": " + buffer_annotation(*buffer, f));

@@ -30,9 +30,10 @@ struct Doc {
 std::unordered_map<const ir::Object*, std::vector<const ir::Object*>> common_prefixes(
     const PrimFunc& func);
 
-// How often `var` occurs in the function (TVM's CountVarOccurrence): body, parameters, the
-// buffer map's keys and buffer fields.
-int count_var_occurrence(const PrimFunc& func, const Var* var);
+// How often each of `vars` occurs in the function (TVM's CountVarOccurrence: body, parameters,
+// the buffer map's keys and buffer fields), counted in one walk of the function.
+std::unordered_map<const Var*, int> count_var_occurrences(const PrimFunc& func,
+                                                          const std::vector<const Var*>& vars);
 
 // True when `e` mentions any variable.
 bool has_vars(const Ref<PrimExpr>& e);

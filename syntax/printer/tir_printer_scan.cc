@@ -311,12 +311,12 @@ class PrefixCollector {
   std::vector<const Object*>* children_ = nullptr;
 };
 
-// Counts the occurrences of one variable as TVM's OccurrenceCounter (a StmtExprVisitor that
+// Counts the occurrences of variables as TVM's OccurrenceCounter (a StmtExprVisitor that
 // also visits the fields of buffers that are loaded, stored or declared).
 class Counter {
  public:
-  explicit Counter(const Var* v) : v_(v) {}
-  int count = 0;
+  // Counts the variables that are keys of `counts`.
+  explicit Counter(std::unordered_map<const Var*, int>& counts) : counts_(counts) {}
 
   void expr(const Ref<PrimExpr>& root) {
     // Down the left operands of a chain in a loop (a count does not depend on the order).
@@ -328,7 +328,8 @@ class Counter {
     if (!e) return;
     switch (e->kind()) {
       case ObjectKind::kTirVar:
-        if (e.get() == v_) ++count;
+        if (auto it = counts_.find(static_cast<const Var*>(e.get())); it != counts_.end())
+          ++it->second;
         return;
       case ObjectKind::kCast:
         expr(e.as_ptr<Cast>()->value);
@@ -477,7 +478,7 @@ class Counter {
   }
 
  private:
-  const Var* v_;
+  std::unordered_map<const Var*, int>& counts_;
 };
 
 }  // namespace
@@ -490,15 +491,18 @@ std::unordered_map<const Object*, std::vector<const Object*>> common_prefixes(
   return std::move(c.prefix);
 }
 
-int count_var_occurrence(const PrimFunc& func, const Var* var) {
-  Counter c(var);
+std::unordered_map<const Var*, int> count_var_occurrences(const PrimFunc& func,
+                                                          const std::vector<const Var*>& vars) {
+  std::unordered_map<const Var*, int> counts;
+  for (const Var* v : vars) counts.emplace(v, 0);
+  Counter c(counts);
   c.stmt(func.body);
   for (const auto& p : func.params) c.expr(p);
   for (const auto& [p, b] : func.buffer_map) {
     c.expr(p);
     c.buffer(*b);
   }
-  return c.count;
+  return counts;
 }
 
 bool has_vars(const Ref<PrimExpr>& expr) {

@@ -623,3 +623,31 @@ TEST_CASE("selection applies to every code, front end included") {
   select.rules.select = {"W05"};
   CHECK(check(text, select).codes() == std::vector<std::string>{"W0501"});
 }
+
+TEST_CASE("W1007 unused-symbolic-var: each declaration belongs to the innermost function") {
+  // g declares n and never uses it although f does; h, after both, uses its own n.
+  std::string text =
+      kHeader +
+      "@I.ir_module\n"
+      "class Module:\n"
+      "    @R.function\n"
+      "    def f(x: R.Tensor((\"n\",), \"float32\")) -> R.Tensor((\"n\",), \"float32\"):\n"
+      "        n = T.int64()\n"
+      "        @R.function\n"
+      "        def g(z: " +
+      kT4 + ") -> " + kT4 +
+      ":\n"
+      "            n = T.int64()\n"
+      "            return z\n"
+      "        r = g(x)\n"
+      "        return x\n"
+      "    @R.function\n"
+      "    def h(x: R.Tensor((\"n\",), \"float32\")) -> R.Tensor((\"n\",), \"float32\"):\n"
+      "        n = T.int64()\n"
+      "        return x\n";
+  auto run = check(text);
+  auto w = run.of("W1007");
+  REQUIRE(w.size() == 1);
+  CHECK(w[0].line == 10);
+  CHECK(w[0].column == 13);
+}

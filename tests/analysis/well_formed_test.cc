@@ -428,3 +428,42 @@ def f(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32")):
 )");
   CHECK(check(opaque).empty());
 }
+
+TEST_CASE(
+    "well-formed scopes: a local function sees the variables outside it, not the symbolic "
+    "ones; nothing it or a branch defines is seen after it") {
+  const char* text = R"(
+@R.function
+def f(x: R.Tensor(("n",), "float32"), w: R.Tensor((2,), "float32"), c: R.Prim("bool")) -> R.Tensor(("n",), "float32"):
+    n = T.int64()
+
+    @R.function
+    def g(y: R.Tensor((2,), "float32")) -> R.Tensor((2,), "float32"):
+        z = R.add(y, w)
+        u = R.add(w, w)
+        return z
+
+    if c:
+        a = R.add(x, x)
+        r = a
+    else:
+        b = R.add(x, x)
+        r = b
+    s = R.add(r, x)
+    return s
+)";
+  auto ok = infer(text);
+  CHECK(check(ok).empty());
+  for (const char* inner : {"z", "a", "b"}) {
+    INFO(inner);
+    auto r = infer(text);
+    r.function("f")->body->body = r.var(inner);
+    CHECK(check(r) == std::vector<std::string>{"E0401"});
+  }
+  // The local function uses n (in the struct info of x + x), which only its own annotations
+  // could define.
+  auto bad = infer(
+      std::string(text).replace(std::string(text).find("u = R.add(w, w)"), 15, "u = R.add(x, x)"),
+      false, true);
+  CHECK(bad.codes() == std::vector<std::string>{"E0408@9:19"});
+}

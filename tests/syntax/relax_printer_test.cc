@@ -4,6 +4,7 @@
 
 #include "ir/structural_equal.h"
 #include "relax_test_util.h"
+#include "syntax/printer/text_util.h"
 
 using namespace relax;
 
@@ -423,4 +424,30 @@ class Module:
   CHECK(out.find("c: R.Tensor((2,), dtype=\"int64\") = metadata[\"relax.expr.Constant\"][0]") !=
         std::string::npos);
   CHECK(out.ends_with("\n\n# Metadata omitted. Use show_meta=True in script() method to show it."));
+}
+
+TEST_CASE("printer names: the first free suffix, reused once its frame is gone") {
+  syntax::NameTable names;
+  int nodes[16];
+  auto def = [&](int i, const char* hint) {
+    return names.define(reinterpret_cast<const ir::Object*>(&nodes[i]), hint);
+  };
+  CHECK(def(0, "lv") == "lv");
+  CHECK(def(1, "lv") == "lv_1");
+  names.push_frame();
+  CHECK(def(2, "lv") == "lv_2");
+  CHECK(def(3, "k") == "k");
+  CHECK(def(4, "k") == "k_1");
+  names.pop_frame();
+  CHECK(names.find(reinterpret_cast<const ir::Object*>(&nodes[2])) == nullptr);
+  CHECK(def(5, "lv") == "lv_2");  // freed with the frame
+  CHECK(def(6, "k_1") == "k_1");  // a hint of its own that is also k's second candidate
+  CHECK(def(7, "k") == "k");
+  CHECK(def(8, "k") == "k_2");
+  names.reserve("y_1");
+  CHECK(def(9, "y") == "y");
+  CHECK(def(10, "y") == "y_2");
+  CHECK(def(11, "a.b") == "a_b");
+  CHECK(def(12, "a_b") == "a_b_1");
+  CHECK(*names.find(reinterpret_cast<const ir::Object*>(&nodes[1])) == "lv_1");
 }

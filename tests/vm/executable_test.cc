@@ -333,6 +333,35 @@ TEST_CASE("validation: no register is read after a kill, on any path", "[vm][exe
   }
 }
 
+TEST_CASE("validation: a register read after 200 branches, killed in one of them", "[vm][exe]") {
+  // x (%1) is written first and read at the end; each diamond writes its own register on both
+  // branches. With `kill_at`, the else branch of that diamond kills x.
+  auto build = [](int kill_at) {
+    ExecutableBuilder b;
+    b.declare_function("main", {"c"});
+    b.begin_function("main");
+    int64_t x = b.new_register();
+    b.emit_call("vm.builtin.copy", {b.int_arg(1)}, x);
+    for (int i = 0; i < 200; ++i) {
+      int64_t r = b.new_register();
+      int64_t branch = b.emit_if(0);
+      b.emit_call("vm.builtin.copy", {Arg::reg(x)}, r);
+      int64_t done = b.emit_goto();
+      b.patch_target(branch, b.next_instr());
+      if (i == kill_at) b.emit_call("vm.builtin.kill", {}, x);
+      b.emit_call("vm.builtin.copy", {b.int_arg(2)}, r);
+      b.patch_target(done, b.next_instr());
+      b.emit_call("vm.builtin.copy", {Arg::reg(r)}, r);
+    }
+    b.emit_ret(x);
+    b.end_function();
+    return b.finish();
+  };
+  CHECK(build(-1).ok());
+  auto killed = build(100);
+  CHECK(error_of(killed).ends_with("register %1 is read after a vm.builtin.kill killed it"));
+}
+
 TEST_CASE("validation: jumps, fall-through, arity, and builder misuse", "[vm][exe]") {
   {
     ExecutableBuilder b;

@@ -339,3 +339,58 @@ def main(x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
   CHECK(diags.items()[0].message ==
         "function `main`: `a` is used after `R.memory.kill_tensor(a)` killed it");
 }
+
+TEST_CASE("kills: values that die at one binding are killed in definition order") {
+  PassContext ctx;
+  ctx.verify = false;  // the pass alone, on a function not made force_pure
+  auto killed = run_pass(kill_after_last_use_pass(), parse(R"(@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4,), "float32")) -> R.Tensor((16,), "float32"):
+        zed = R.add(x, x)
+        alpha = R.multiply(x, x)
+        mid = R.subtract(x, x)
+        beta = R.add(x, x)
+        y = R.concat((mid, beta, zed, alpha), axis=0)
+        return y
+)"),
+                         ctx);
+  REQUIRE_FALSE(ctx.diagnostics().has_errors());
+  std::string text = syntax::print_module(*killed);
+  size_t at = text.find("R.concat(");
+  REQUIRE(at != std::string::npos);
+  for (const char* v : {"zed", "alpha", "mid", "beta"}) {
+    size_t kill = text.find(std::string("R.memory.kill_tensor(") + v + ")");
+    INFO(v << "\n" << text);
+    REQUIRE(kill != std::string::npos);
+    CHECK(kill > at);
+    at = kill;
+  }
+}
+
+TEST_CASE("kills: a branch sees the kills made before its if, the else branch's count after it") {
+  const char* text = R"(@I.ir_module
+class Module:
+    @R.function(pure=False)
+    def main(x: R.Tensor((4,), "float32"), flag: R.Tensor((), "bool")) -> R.Tensor((4,), "float32"):
+        storage: R.Object = R.memory.alloc_storage(R.shape([32]), R.prim_value(0), R.str("global"), R.dtype("float32"))
+        a: R.Tensor((4,), "float32") = R.memory.alloc_tensor(storage, R.prim_value(0), R.shape([4]), R.dtype("float32"))
+        b: R.Tensor((4,), "float32") = R.memory.alloc_tensor(storage, R.prim_value(16), R.shape([4]), R.dtype("float32"))
+        R.memory.kill_tensor(a)
+        if flag:
+            r: R.Tensor((4,), "float32") = x
+        else:
+            R.memory.kill_tensor(b)
+            r: R.Tensor((4,), "float32") = R.add(a, x)
+        y: R.Tensor((4,), "float32") = R.add(b, r)
+        return y
+)";
+  ir::DiagnosticBag diags;
+  check_kills(*parse(text), diags);
+  REQUIRE(diags.error_count() == 2);
+  CHECK(diags.items()[0].message ==
+        "function `main`: `a` is used after `R.memory.kill_tensor(a)` killed it");
+  CHECK(diags.items()[1].message ==
+        "function `main`: `b` is used after `R.memory.kill_tensor(b)` killed it");
+  CHECK(line_of(diags.items()[1].span) == "14");
+}

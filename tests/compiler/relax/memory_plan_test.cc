@@ -145,3 +145,55 @@ TEST_CASE("StaticPlanBlockMemory matches TVM's expected output on its test input
     CHECK_FALSE(diff.has_value());
   }
 }
+
+TEST_CASE("StaticPlanBlockMemory takes the smallest free storage that fits, the first freed") {
+  std::string out = syntax::print_module(*plan(parse(R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(x: T.handle, y: T.handle):
+        T.evaluate(0)
+
+    @T.prim_func
+    def g(a: T.handle, b: T.handle, c: T.handle, d: T.handle, y: T.handle):
+        T.evaluate(0)
+
+    @R.function
+    def main(x: R.Tensor((64,), "float32")) -> R.Tensor((64,), "float32"):
+        R.func_attr({"relax.force_pure": True})
+        cls = Module
+        s = R.builtin.alloc_tensor(R.shape([16]), R.dtype("float32"), R.prim_value(0), R.str("global"))
+        cls.f(x, s)
+        m = R.builtin.alloc_tensor(R.shape([8]), R.dtype("float32"), R.prim_value(0), R.str("global"))
+        cls.f(x, m)
+        l = R.builtin.alloc_tensor(R.shape([4]), R.dtype("float32"), R.prim_value(0), R.str("global"))
+        cls.f(x, l)
+        m2 = R.builtin.alloc_tensor(R.shape([8]), R.dtype("float32"), R.prim_value(0), R.str("global"))
+        cls.f(x, m2)
+        o = R.builtin.alloc_tensor(R.shape([64]), R.dtype("float32"), R.prim_value(0), R.str("global"))
+        cls.g(s, m, l, m2, o)
+        p = R.builtin.alloc_tensor(R.shape([6]), R.dtype("float32"), R.prim_value(0), R.str("global"))
+        cls.f(o, p)
+        q = R.builtin.alloc_tensor(R.shape([8]), R.dtype("float32"), R.prim_value(0), R.str("global"))
+        cls.f(o, q)
+        r = R.builtin.alloc_tensor(R.shape([32]), R.dtype("float32"), R.prim_value(0), R.str("global"))
+        cls.f(o, r)
+        t = R.builtin.alloc_tensor(R.shape([2]), R.dtype("float32"), R.prim_value(0), R.str("global"))
+        cls.f(o, t)
+        cls.g(p, q, r, t, o)
+        return o
+)")));
+  INFO(out);
+  // s, m, l, m2 get storage .. storage3 and are freed together, in that order. p (24 bytes)
+  // takes the first freed 32-byte one (m's), q the other; r (128 bytes) fits none and grows the
+  // largest (s's 64 bytes); t (8 bytes) takes l's 16 bytes.
+  auto tensor_in = [](const std::string& storage, int dim) {
+    return "= R.memory.alloc_tensor(" + storage + ", R.prim_value(0), R.shape([" +
+           std::to_string(dim) + "])";
+  };
+  CHECK(count(out, tensor_in("storage1", 6)) == 1);
+  CHECK(count(out, tensor_in("storage3", 8)) == 2);  // m2 and q
+  CHECK(count(out, tensor_in("storage", 32)) == 1);
+  CHECK(count(out, tensor_in("storage2", 2)) == 1);
+  CHECK(count(out, "storage: R.Object = R.memory.alloc_storage(R.shape([128])") == 1);
+  CHECK(count(out, "alloc_storage") == 4);
+}

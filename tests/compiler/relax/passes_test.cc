@@ -100,6 +100,19 @@ TEST_CASE("CanonicalizeBindings and DeadCodeElimination remove trivial and dead 
   check_golden("trivial", "DeadCodeElimination", out);
 }
 
+TEST_CASE("DeadCodeElimination removes dead chains and dead local functions in one run") {
+  std::string out = run("dead_chain", {dead_code_elimination_pass()});
+  // a..d: each is read only by the next, and d by nobody; inner is read only by g, which is
+  // unused, and u inside it by nobody; e only inside a branch.
+  for (const char* gone : {" a: ", " b: ", " c: ", " d: ", "def inner", " g: ", " u: ", " e: "})
+    CHECK(out.find(gone) == std::string::npos);
+  // k was read by u and v (both gone with inner) and by m: it stays, with m, j (read by the else
+  // branch) and the if.
+  for (const char* kept : {" k: ", " j: ", "= R.multiply(x, j)", "= R.add(k, r)", "if flag"})
+    CHECK(out.find(kept) != std::string::npos);
+  check_golden("dead_chain", "DeadCodeElimination", out);
+}
+
 TEST_CASE("StaticPlanBlockMemory reuses storage whose tensors are dead") {
   std::string out = run(
       "chain", {to_non_dataflow_pass(), call_tir_rewrite_pass(), static_plan_block_memory_pass()});
