@@ -82,9 +82,10 @@ Runner add_fmt_command(CLI::App& app) {
       "Files are rewritten in place unless --check or --diff is given, atomically (a temporary\n"
       "file and a rename: a symbolic link's target is rewritten and the link kept; mode, owner\n"
       "and a UTF-8 byte order mark are kept); - formats standard input to standard output. A file\n"
-      "is only written when its formatted text parses to the same IR (or, when the IR cannot be\n"
-      "built, the same syntax tree) with the same comments; otherwise it is left untouched and\n"
-      "reported. A file that cannot be written is reported and counted as not written.\n"
+      "is only written when its formatted text parses to the same syntax tree (up to layout:\n"
+      "parentheses, commas, literal spellings) with the same comments; otherwise it is left\n"
+      "untouched and reported. A file that cannot be written is reported and counted as not\n"
+      "written.\n"
       "Exit codes: 0 ok, 1 files would change (--check, --diff) or could not be formatted, 2\n"
       "usage or I/O errors (a file that could not be read or written).");
   return [options]() -> int {

@@ -1,12 +1,13 @@
 // The formatter: a .relax file (Python syntax) laid out the way `ruff format --line-length 100`
-// lays out Python, from the concrete syntax tree (never from the IR), comments and blank lines
-// kept. Every result is checked before it is returned: the output must parse, keep the comment
-// texts in order, keep the syntax tree up to layout (parentheses, trailing commas, literal
-// spellings) and, when the input builds IR without errors, build a structurally equal module.
-// A failed check refuses the result with a diagnostic (nothing is lost). docs/formatting.md.
+// lays out Python, from the syntax tree (never from the IR), comments and blank lines kept.
+// Every result is checked before it is returned: the output must parse, keep the comment texts
+// in order and keep the syntax tree up to layout (parentheses, trailing commas, literal
+// spellings); `thorough_checks` adds tree-sitter's view of both texts and the IR. A failed
+// check refuses the result with a diagnostic (nothing is lost). docs/formatting.md.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,6 +24,14 @@ struct FormatOptions {
   std::optional<Profile> profile;
   // Run the safety checks (on by default; tests and the benchmark may measure without).
   bool verify = true;
+  // Also check independently of the formatter's own parser (the one the layout read): both
+  // texts parsed by tree-sitter and compared as canonical tokens, and when the input builds IR,
+  // the IR of both compared. About 5-10 times the cost of formatting; the tests and the fuzzer
+  // use it, `relax fmt` does not.
+  bool thorough_checks = false;
+  // Tests only: edits the laid-out text before the checks run (to show that they catch a
+  // formatter that changes meaning).
+  std::function<void(std::string& formatted)> after_layout_for_testing;
 };
 
 struct FormatResult {
@@ -31,8 +40,9 @@ struct FormatResult {
   bool ok = false;
   std::string text;
   bool changed = false;
-  // How the output was checked: "ir" (structural equality of the modules), "syntax" (the
-  // normalized syntax trees; the input has front-end errors), or empty when not checked.
+  // How the output was checked: "syntax" (the syntax trees up to layout, and the comments),
+  // "ir" (that, and with `thorough_checks` the modules built from both), "unchanged" (the
+  // output is the input, byte for byte), or empty when not checked.
   std::string verified_by;
 };
 

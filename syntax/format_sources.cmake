@@ -14,4 +14,5 @@ list(APPEND RELAX_SYNTAX_FORMAT_SOURCES
   format/profile.cc
   format/trivia.cc
   format/verify.cc
+  format/verify_tree.cc
 )

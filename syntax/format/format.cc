@@ -118,12 +118,6 @@ struct Checked {
 // code stays far below.
 constexpr size_t kMaxDepth = ir::kFormatNesting.max;
 
-void report_too_deep(uint32_t file, ir::DiagnosticBag& diags) {
-  diags.error(ir::kFormatNesting.code, span_at(file, 0),
-              "not formatted: expressions or blocks are nested more than " +
-                  std::to_string(kMaxDepth) + " deep");
-}
-
 size_t cst_depth(const SyntaxTree& tree) {
   TSTreeCursor cursor = ts_tree_cursor_new(tree.root().raw());
   size_t depth = 0, deepest = 0;
@@ -159,6 +153,16 @@ Checked check_side(std::string text, uint32_t file, bool verify) {
   return c;
 }
 
+// Reports where the formatted text would change the comments (F0003) or the syntax (F0004).
+void report_difference(const char* code, const char* what, uint32_t file, uint32_t offset,
+                       const std::string& expected, const std::string& found,
+                       ir::DiagnosticBag& diags) {
+  diags
+      .error(code, span_at(file, offset),
+             std::string("not formatted: the formatted text would change the ") + what + " here")
+      .note("expected `" + expected + "`, the formatted text has `" + found + "`");
+}
+
 // Compares the canonical token sequences; reports the first difference.
 bool same_tokens(const std::vector<format::CanonicalToken>& a,
                  const std::vector<format::CanonicalToken>& b, uint32_t file_a, const char* code,
@@ -167,12 +171,29 @@ bool same_tokens(const std::vector<format::CanonicalToken>& a,
   if (i < 0) return true;
   size_t k = static_cast<size_t>(i);
   uint32_t offset = k < a.size() ? a[k].offset : (a.empty() ? 0 : a.back().offset);
-  std::string found = k < b.size() ? b[k].text : "(end)";
-  std::string expected = k < a.size() ? a[k].text : "(end)";
-  diags
-      .error(code, span_at(file_a, offset),
-             std::string("not formatted: the formatted text would change the ") + what + " here")
-      .note("expected `" + expected + "`, the formatted text has `" + found + "`");
+  report_difference(code, what, file_a, offset, k < a.size() ? a[k].text : "(end)",
+                    k < b.size() ? b[k].text : "(end)", diags);
+  return false;
+}
+
+void refuse_depth(uint32_t file, ir::DiagnosticBag& diags) {
+  diags.error(ir::kFormatNesting.code, span_at(file, 0),
+              "not formatted: expressions or blocks are nested more than " +
+                  std::to_string(kMaxDepth) + " deep");
+}
+
+bool too_deep(const SyntaxTree& tree) {
+  return cst_depth(tree) > 2 * kMaxDepth;
+}
+
+// F0002: the formatted text, parsed by tree-sitter, has syntax errors.
+bool output_parses(const SyntaxTree& out, uint32_t out_file, ir::DiagnosticBag& diags) {
+  if (!out.root().has_error()) return true;
+  ir::DiagnosticBag inner;
+  report_syntax_errors(out, inner);
+  uint32_t at = inner.empty() ? 0 : inner.items().front().span.begin;
+  diags.error("F0002", span_at(out_file, at),
+              "not formatted: the formatted text would not parse (an internal error)");
   return false;
 }
 
@@ -180,14 +201,7 @@ bool same_tokens(const std::vector<format::CanonicalToken>& a,
 // and canonical syntax are the input's, and when the input builds IR, the same IR.
 bool verify_formatted(const Checked& in, const Checked& out, uint32_t file, uint32_t out_file,
                       ir::DiagnosticBag& diags) {
-  if (out.tree->root().has_error()) {
-    ir::DiagnosticBag inner;
-    report_syntax_errors(*out.tree, inner);
-    uint32_t at = inner.empty() ? 0 : inner.items().front().span.begin;
-    diags.error("F0002", span_at(out_file, at),
-                "not formatted: the formatted text would not parse (an internal error)");
-    return false;
-  }
+  if (!output_parses(*out.tree, out_file, diags)) return false;
   if (!same_tokens(in.comments, out.comments, file, "F0003", "comments", diags)) return false;
   if (!same_tokens(in.tokens, out.tokens, file, "F0004", "syntax", diags)) return false;
   if (in.has_ir) {
@@ -208,6 +222,59 @@ bool verify_formatted(const Checked& in, const Checked& out, uint32_t file, uint
   return true;
 }
 
+// The check of a layout made from the formatter's own parse of the input (shared with the
+// layout, not parsed again): the output, read by the same parser (by tree-sitter where that
+// parser declines it), must have the same tree up to layout and the same comments. What
+// formatting can change is layout, so that is all it compares: no IR is built.
+bool check_own_parse(const format::Ast& in, uint32_t file, const std::string& out,
+                     const std::string& name, ir::DiagnosticBag& diags) {
+  std::unique_ptr<format::Ast> again = format::Ast::parse(out);
+  std::unique_ptr<SyntaxTree> out_tree;  // outlives `again` when that is built from it
+  if (!again) {
+    uint32_t out_file = ir::SourceManager::global().add(name + " (formatted)", out);
+    out_tree = SyntaxTree::parse(out, out_file);
+    if (!output_parses(*out_tree, out_file, diags)) return false;
+    if (too_deep(*out_tree)) {
+      refuse_depth(file, diags);
+      return false;
+    }
+    again = std::make_unique<format::Ast>(*out_tree);
+  }
+  if (auto d = format::comment_difference(in, *again)) {
+    report_difference("F0003", "comments", file, d->offset, d->expected, d->found, diags);
+    return false;
+  }
+  if (auto d = format::tree_difference(in, *again)) {
+    report_difference("F0004", "syntax", file, d->offset, d->expected, d->found, diags);
+    return false;
+  }
+  return true;
+}
+
+// The same check for an input the own parser declined (comprehensions, f-strings, ...): the
+// layout was made from tree-sitter's tree, and the output is compared with it by tree-sitter's
+// tree, as canonical tokens.
+bool check_cst(const SyntaxTree& in, uint32_t file, const std::string& out, const std::string& name,
+               ir::DiagnosticBag& diags) {
+  uint32_t out_file = ir::SourceManager::global().add(name + " (formatted)", out);
+  std::unique_ptr<SyntaxTree> out_tree = SyntaxTree::parse(out, out_file);
+  if (!output_parses(*out_tree, out_file, diags)) return false;
+  if (too_deep(*out_tree)) {
+    refuse_depth(file, diags);
+    return false;
+  }
+  std::vector<format::CanonicalToken> in_tokens, in_comments, out_tokens, out_comments;
+  format::canonicalize(in, in_tokens, in_comments);
+  format::canonicalize(*out_tree, out_tokens, out_comments);
+  return same_tokens(in_comments, out_comments, file, "F0003", "comments", diags) &&
+         same_tokens(in_tokens, out_tokens, file, "F0004", "syntax", diags);
+}
+
+// The laid-out text, through the test hook when one is set.
+void after_layout(const FormatOptions& options, std::string& out) {
+  if (options.after_layout_for_testing) options.after_layout_for_testing(out);
+}
+
 // `--profile`: the spellings are rewritten through the input's syntax tree first, then the
 // rewritten text is formatted; the rewrite is checked by IR, or without IR by the canonical
 // tokens with the rewritten spellings mapped to one.
@@ -221,8 +288,8 @@ FormatResult format_with_profile(std::string_view text, uint32_t file, const For
     diags.error("F0001", span_at(file, 0), "not formatted: the file has syntax errors");
     return result;
   }
-  if (in.too_deep || cst_depth(*in.tree) > 2 * kMaxDepth) {
-    report_too_deep(file, diags);
+  if (in.too_deep || too_deep(*in.tree)) {
+    refuse_depth(file, diags);
     return result;
   }
   std::string rewritten = format::rewrite_profile(*in.tree, *options.profile);
@@ -237,16 +304,17 @@ FormatResult format_with_profile(std::string_view text, uint32_t file, const For
       return result;
     }
   }
-  bool too_deep = false;
-  std::unique_ptr<format::Ast> ast = format::Ast::parse(rewritten, &too_deep);
-  if (too_deep || (ast && ast->max_depth() > kMaxDepth) ||
+  bool parse_too_deep = false;
+  std::unique_ptr<format::Ast> ast = format::Ast::parse(rewritten, &parse_too_deep);
+  if (parse_too_deep || (ast && ast->max_depth() > kMaxDepth) ||
       (!ast && cst_depth(*source.tree) > 2 * kMaxDepth)) {
-    report_too_deep(file, diags);
+    refuse_depth(file, diags);
     return result;
   }
   if (!ast) ast = std::make_unique<format::Ast>(*source.tree);
   std::string out;
   if (!layout(*ast, rewritten_file, options, out, diags)) return result;
+  after_layout(options, out);
   if (options.verify) {
     if (rewritten != text) {
       // The rewrite: only the spellings it knows may differ.
@@ -282,61 +350,65 @@ FormatResult format_text(std::string_view text, const FormatOptions& options,
   uint32_t file = ir::SourceManager::global().add(name, std::string(text));
   if (options.profile) return format_with_profile(text, file, options, diags, name);
 
-  auto refuse_syntax = [&](const SyntaxTree& tree) {
-    report_syntax_errors(tree, diags);
-    diags.error("F0001", span_at(file, 0), "not formatted: the file has syntax errors");
-  };
-  auto refuse_depth = [&] { report_too_deep(file, diags); };
-  // The formatter's own parser first; tree-sitter's CST when it gives up.
-  bool too_deep = false;
-  std::unique_ptr<format::Ast> ast = format::Ast::parse(text, &too_deep);
-  if (too_deep || (ast && ast->max_depth() > kMaxDepth)) {
-    refuse_depth();
+  // One parse of the input, which the layout and the check share: the formatter's own parser,
+  // or tree-sitter's CST where it declines the text. Its parser checks the depth before it
+  // recurses (F0007).
+  bool parse_too_deep = false;
+  std::unique_ptr<format::Ast> ast = format::Ast::parse(text, &parse_too_deep);
+  if (parse_too_deep || (ast && ast->max_depth() > kMaxDepth)) {
+    refuse_depth(file, diags);
     return result;
   }
-  // The tree from the CST (checked for errors and depth first).
-  auto from_cst = [&](const Checked& in) -> bool {
-    if (in.tree->root().has_error()) {
-      refuse_syntax(*in.tree);
-      return false;
-    }
-    if (in.too_deep || cst_depth(*in.tree) > 2 * kMaxDepth) {
-      refuse_depth();
-      return false;
-    }
-    ast = std::make_unique<format::Ast>(*in.tree);
-    return true;
-  };
-  std::string out;
-  if (!options.verify) {
-    if (!ast && !from_cst(check_side(std::string(text), file, false))) return result;
-    if (!layout(*ast, file, options, out, diags)) return result;
-  } else {
-    // The input's side of the checks (tree-sitter parse, canonical tokens, IR) runs on another
-    // thread while this one formats and checks the output.
-    std::future<Checked> input =
-        std::async(std::launch::async, check_side, std::string(text), file, true);
-    std::optional<Checked> in;
-    if (!ast) {
-      in = input.get();
-      if (!from_cst(*in)) return result;
-    }
-    if (!layout(*ast, file, options, out, diags)) return result;
-    uint32_t out_file = ir::SourceManager::global().add(name + " (formatted)", out);
-    Checked formatted = check_side(out, out_file, true);
-    if (!in) {
-      in = input.get();
-      if (in->tree->root().has_error()) {
-        refuse_syntax(*in->tree);
-        return result;
-      }
-    }
-    if (in->too_deep || formatted.too_deep) {
-      refuse_depth();
+  std::unique_ptr<SyntaxTree> tree;
+  if (!ast) {
+    tree = SyntaxTree::parse(std::string(text), file);
+    if (tree->root().has_error()) {
+      report_syntax_errors(*tree, diags);
+      diags.error("F0001", span_at(file, 0), "not formatted: the file has syntax errors");
       return result;
     }
-    if (!verify_formatted(*in, formatted, file, out_file, diags)) return result;
-    result.verified_by = in->has_ir ? "ir" : "syntax";
+    if (too_deep(*tree)) {
+      refuse_depth(file, diags);
+      return result;
+    }
+    ast = std::make_unique<format::Ast>(*tree);
+  }
+  // The independent checks read the input with tree-sitter and the front end: on another
+  // thread, while this one formats.
+  bool thorough = options.verify && options.thorough_checks;
+  std::future<Checked> independent;
+  if (thorough)
+    independent = std::async(std::launch::async, check_side, std::string(text), file, true);
+
+  std::string out;
+  if (!layout(*ast, file, options, out, diags)) return result;
+  after_layout(options, out);
+  if (options.verify) {
+    if (out == text && !thorough) {
+      // Nothing changed, so nothing can have changed meaning.
+      result.verified_by = "unchanged";
+    } else {
+      bool same = tree ? check_cst(*tree, file, out, name, diags)
+                       : check_own_parse(*ast, file, out, name, diags);
+      if (!same) return result;
+      result.verified_by = "syntax";
+    }
+    if (thorough) {
+      Checked in = independent.get();
+      if (in.tree->root().has_error()) {
+        report_syntax_errors(*in.tree, diags);
+        diags.error("F0001", span_at(file, 0), "not formatted: the file has syntax errors");
+        return result;
+      }
+      uint32_t out_file = ir::SourceManager::global().add(name + " (formatted)", out);
+      Checked formatted = check_side(out, out_file, true);
+      if (in.too_deep || formatted.too_deep) {
+        refuse_depth(file, diags);
+        return result;
+      }
+      if (!verify_formatted(in, formatted, file, out_file, diags)) return result;
+      if (in.has_ir) result.verified_by = "ir";
+    }
   }
   result.ok = true;
   result.changed = out != text;

@@ -78,6 +78,10 @@ class Tokenizer {
     int depth = 0;
     bool line_start = true;
     bool line_has_tokens = false;
+    // A line that continues a logical line (inside brackets, or after a `\`), and where it
+    // starts, until its first token is seen.
+    bool continuation = false, joined = false;
+    size_t continuation_start = 0;
     while (true) {
       if (line_start && depth == 0) {
         // Measure the indentation of the next line with a token.
@@ -128,6 +132,10 @@ class Tokenizer {
           line_start = true;
         }
         skip_newline(i);
+        if (depth > 0) {
+          continuation = true;
+          continuation_start = i;
+        }
         continue;
       }
       if (c == '#') {
@@ -135,13 +143,23 @@ class Tokenizer {
         continue;
       }
       if (c == '\\') {
+        // (A continuation line that starts with one: tree-sitter's.)
+        if (continuation) throw GiveUp{};
         size_t j = i + 1;
         if (j < n && src_[j] == '\r') ++j;
         if (j < n && src_[j] == '\n') {
           i = j + 1;
+          continuation = true;
+          joined = depth == 0;
+          continuation_start = i;
           continue;
         }
         throw GiveUp{};
+      }
+      if (continuation) {
+        continuation = false;
+        check_continuation(continuation_start, i, indents.back(), joined);
+        joined = false;
       }
       line_has_tokens = true;
       uint32_t start = static_cast<uint32_t>(i);
@@ -190,6 +208,21 @@ class Tokenizer {
   }
 
  private:
+  // tree-sitter's scanner ends the logical line at a continuation line at or left of the
+  // block's indentation that starts like a statement (`@`, a name or keyword), and closes the
+  // block at one left of it after a `\` outside brackets (syntax/src/scanner.c); Python would
+  // read on. Such files, tabs and form feeds there included, are left to tree-sitter, which
+  // decides whether they have errors.
+  void check_continuation(size_t line, size_t first, uint32_t block_indent, bool joined) const {
+    for (size_t k = line; k < first; ++k) {
+      if (src_[k] != ' ') throw GiveUp{};
+    }
+    size_t column = first - line;
+    char c = src_[first];
+    if (column <= block_indent && (c == '@' || name_start(c))) throw GiveUp{};
+    if (joined && column < block_indent) throw GiveUp{};
+  }
+
   void skip_newline(size_t& i) {
     if (i < src_.size() && src_[i] == '\r') ++i;
     if (i < src_.size() && src_[i] == '\n') ++i;
@@ -276,15 +309,58 @@ class Tokenizer {
       }
       break;
     }
-    // Plain words glued to a number (`1if`) are left to tree-sitter.
-    for (size_t k = i; k < j; ++k) {
-      char c = static_cast<char>(src_[k] | 0x20);
-      if (c >= 'a' && c <= 'z' &&
-          !(c == 'e' || c == 'j' || c == 'l' || hex ||
-            ((c == 'x' || c == 'o' || c == 'b') && k == i + 1)))
-        throw GiveUp{};
-    }
+    // Only what the grammar's `integer` and `float` tokens match (`0x`, `1e`, `1_`, `1l` are
+    // syntax errors there); plain words glued to a number (`1if`) are left to tree-sitter.
+    if (!valid_number(src_.substr(i, j - i))) throw GiveUp{};
     return j;
+  }
+
+  // One whole literal, as syntax/grammar.js has them: `0x`/`0o`/`0b` and digits, or a decimal
+  // with a fraction and an exponent as floats have them, and an optional `j`. Underscores only
+  // between digits (and after the prefix).
+  static bool valid_number(std::string_view s) {
+    size_t i = 0, n = s.size();
+    auto digits = [&](bool (*is_digit)(char), bool after_prefix) {
+      bool any = false;
+      while (i < n) {
+        if (s[i] == '_' && (any || after_prefix) && i + 1 < n && is_digit(s[i + 1])) {
+          i += 2;
+        } else if (is_digit(s[i])) {
+          ++i;
+        } else {
+          break;
+        }
+        any = true;
+      }
+      return any;
+    };
+    auto dec = [](char c) { return c >= '0' && c <= '9'; };
+    if (n >= 2 && s[0] == '0' && std::strchr("xXoObB", s[1]) != nullptr) {
+      char p = static_cast<char>(s[1] | 0x20);
+      auto hex = [](char c) {
+        return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+      };
+      auto oct = [](char c) { return c >= '0' && c <= '7'; };
+      auto bin = [](char c) { return c == '0' || c == '1'; };
+      i = 2;
+      bool any = digits(p == 'x' ? +hex : p == 'o' ? +oct : +bin, true);
+      return any && i == n;
+    }
+    bool whole = digits(+dec, false);
+    if (i < n && s[i] == '.') {
+      ++i;
+      bool fraction = digits(+dec, false);
+      if (!whole && !fraction) return false;
+    } else if (!whole) {
+      return false;
+    }
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+      ++i;
+      if (i < n && (s[i] == '+' || s[i] == '-')) ++i;
+      if (!digits(+dec, false)) return false;
+    }
+    if (i < n && (s[i] == 'j' || s[i] == 'J')) ++i;
+    return i == n;
   }
 
   size_t op_length(size_t i) const {
@@ -441,7 +517,7 @@ class Parser {
       if (t == "return") {
         next();
         int32_t value = kNone;
-        if (can_start_expression()) value = star_expressions();
+        if (can_start_expression()) value = value_expressions();
         int32_t s = add(NodeType::kReturn, first.start, value == kNone ? first.end : oend(value));
         n(s).a = value;
         return s;
@@ -473,18 +549,21 @@ class Parser {
         value = star_expressions();
         if (is_op("=")) targets.push_back(value);
       }
+      for (int32_t t : targets) check_target(t);
+      check_value(value);
       int32_t s = add(NodeType::kAssign, ostart(first_expr), oend(value));
       n(s).list = ast_.store(targets);
       n(s).a = value;
       return s;
     }
     if (is_op(":")) {
+      check_target(first_expr);
       next();
       int32_t ann = expression();
       int32_t value = kNone;
       if (is_op("=")) {
         next();
-        value = star_expressions();
+        value = value_expressions();
       }
       int32_t s = add(NodeType::kAnnAssign, ostart(first_expr), oend(value == kNone ? ann : value));
       n(s).a = first_expr;
@@ -494,18 +573,57 @@ class Parser {
     }
     if (kind() == Tk::kOp && text().size() >= 2 && text().back() == '=' && text() != "==" &&
         text() != "<=" && text() != ">=" && text() != "!=" && text() != ":=") {
+      check_target(first_expr);
       std::string_view op = text();
       next();
-      int32_t value = star_expressions();
+      int32_t value = value_expressions();
       int32_t s = add(NodeType::kAugAssign, ostart(first_expr), oend(value));
       n(s).a = first_expr;
       n(s).b = value;
       n(s).text = op;
       return s;
     }
+    check_value(first_expr);
     int32_t s = add(NodeType::kExprStmt, ostart(first_expr), oend(first_expr));
     n(s).a = first_expr;
     return s;
+  }
+
+  // What tree-sitter's grammar accepts as a target (`pattern`, `pattern_list`): names,
+  // attributes, subscripts, `*name`, and tuples and lists of those. Anything else is a syntax
+  // error there (and in Python), so the formatter must not take it for a file it can format.
+  void check_target(int32_t e) {
+    std::vector<int32_t> pending{e};
+    while (!pending.empty()) {
+      const AstNode& t = n(pending.back());
+      pending.pop_back();
+      switch (t.type) {
+        case NodeType::kName:
+        case NodeType::kAttribute:
+        case NodeType::kSubscript:
+          break;
+        case NodeType::kStarred:
+          if (t.op != 1 || n(t.a).type != NodeType::kName || n(t.a).parens > 0) throw GiveUp{};
+          break;
+        case NodeType::kTuple:
+        case NodeType::kList:
+          pending.insert(pending.end(), t.list.begin(), t.list.end());
+          break;
+        default:
+          throw GiveUp{};
+      }
+    }
+  }
+
+  // A value (`_right_hand_side`, `_expressions`): a starred element needs a comma, `*a,`.
+  void check_value(int32_t e) {
+    if (e != kNone && n(e).type == NodeType::kStarred) throw GiveUp{};
+  }
+
+  int32_t value_expressions() {
+    int32_t e = star_expressions();
+    check_value(e);
+    return e;
   }
 
   // `a.b.c` as written (tree-sitter's dotted_name text).
@@ -642,8 +760,9 @@ class Parser {
     int32_t a = kNone, b = kNone;
     if (is_for) {
       a = targets();
+      check_target(a);
       expect_kw("in");
-      b = star_expressions();
+      b = value_expressions();
     } else {
       a = named_expression();
     }
@@ -671,6 +790,7 @@ class Parser {
       if (is_kw("as")) {
         next();
         target = target_element();
+        check_target(target);
       }
       int32_t item =
           add(NodeType::kWithItem, ostart(value), oend(target == kNone ? value : target));
@@ -777,6 +897,8 @@ class Parser {
     n(p).op = static_cast<uint8_t>(kind_);
     n(p).text = name;
     if (!lambda && is_op(":")) {
+      // `*args: int`: the grammar has no annotations on `*` and `**` parameters.
+      if (kind_ != ParamKind::kPlain) throw GiveUp{};
       next();
       int32_t a = expression();
       n(p).a = a;
@@ -1403,6 +1525,11 @@ class Parser {
 
 std::unique_ptr<Ast> Ast::parse(std::string_view source, bool* too_deep) {
   if (too_deep) *too_deep = false;
+  // A `\r` alone ends a line for Python but is white space for tree-sitter's scanner: such
+  // files are left to tree-sitter.
+  for (size_t r = source.find('\r'); r != std::string_view::npos; r = source.find('\r', r + 1)) {
+    if (r + 1 >= source.size() || source[r + 1] != '\n') return nullptr;
+  }
   std::unique_ptr<Ast> ast(new Ast(source));
   try {
     Parser(*ast).run();

@@ -44,6 +44,8 @@ int hex_value(char c) {
   return -1;
 }
 
+}  // namespace
+
 // The value of one literal: bytes as hex pairs, text as UTF-8 (escapes decoded).
 std::string string_value(std::string_view literal) {
   StringParts p = split_string(literal);
@@ -200,10 +202,6 @@ std::string number_value(std::string_view text) {
   return out;
 }
 
-bool is(const syntax::Node& n, const char* type) {
-  return std::strcmp(n.type(), type) == 0;
-}
-
 bool is_docstring_literal(std::string_view literal) {
   for (char c : split_string(literal).prefix) {
     if (c == 'b' || c == 'B' || c == 'f' || c == 'F' || c == 't' || c == 'T') return false;
@@ -230,17 +228,26 @@ std::string docstring_words(const std::string& value) {
 
 // A comment's normalized pieces: a line can carry several comments once an expression is joined
 // onto one line (ruff keeps `a  # x` and `.b  # y` as `a.b  # x  # y`); compare the pieces.
-void comment_pieces(const syntax::Node& n, std::vector<CanonicalToken>& out) {
-  std::string_view t = n.text();
+void comment_pieces(std::string_view t, uint32_t start, std::vector<CanonicalToken>& out) {
   size_t begin = 0;
   for (size_t i = 1; i <= t.size(); ++i) {
     bool split = i < t.size() && t[i] == '#' && (t[i - 1] == ' ' || t[i - 1] == '\t');
     if (i == t.size() || split) {
-      out.push_back({normalize_comment(t.substr(begin, i - begin)),
-                     n.start() + static_cast<uint32_t>(begin)});
+      out.push_back(
+          {normalize_comment(t.substr(begin, i - begin)), start + static_cast<uint32_t>(begin)});
       begin = i;
     }
   }
+}
+
+namespace {
+
+bool is(const syntax::Node& n, const char* type) {
+  return std::strcmp(n.type(), type) == 0;
+}
+
+void node_comment_pieces(const syntax::Node& n, std::vector<CanonicalToken>& out) {
+  format::comment_pieces(n.text(), n.start(), out);
 }
 
 // Walks the tree with a cursor (no child vectors, no parent look-ups: what a node's handling
@@ -282,7 +289,7 @@ class Canonicalizer {
     syntax::Node n = current();
     NodeKind kind = n.kind();
     if (kind == NodeKind::kComment) {
-      comment_pieces(n, comments);
+      node_comment_pieces(n, comments);
       return;
     }
     if (kind == NodeKind::kParenthesizedExpression) {
@@ -360,7 +367,7 @@ class Canonicalizer {
         bool first = true;
         each_child([&] {
           syntax::Node c = current();
-          if (c.kind() == NodeKind::kComment) comment_pieces(c, comments);
+          if (c.kind() == NodeKind::kComment) node_comment_pieces(c, comments);
           if (!c.is_named() || c.kind() == NodeKind::kComment) return;
           std::string v = string_value(c.text());
           value += first ? v : v.substr(2);
@@ -388,7 +395,7 @@ class Canonicalizer {
       });
       if (empty) {
         each_child([&] {
-          if (current().kind() == NodeKind::kComment) comment_pieces(current(), comments);
+          if (current().kind() == NodeKind::kComment) node_comment_pieces(current(), comments);
         });
         return;
       }

@@ -51,7 +51,7 @@ TEST_CASE("format_text formats, reports changes and how the result was checked")
   CHECK_FALSE(again.changed);
 }
 
-TEST_CASE("a well-formed module is checked through its IR") {
+TEST_CASE("a well-formed module is checked through its IR (thorough checks)") {
   std::string text =
       "from tvm.script import ir as I\n"
       "from tvm.script import relax as R\n\n\n"
@@ -59,11 +59,23 @@ TEST_CASE("a well-formed module is checked through its IR") {
       "class Module:\n"
       "    @R.function\n"
       "    def main(x: R.Tensor((4,), dtype=\"float32\")) -> R.Tensor((4,), dtype=\"float32\"):\n"
-      "        gv: R.Tensor((4,), dtype=\"float32\") = R.add(x, x)\n"
+      "        gv: R.Tensor((4,), dtype=\"float32\") = R.add(x,x)\n"
       "        return gv\n";
-  syntax::FormatResult r = format(text);
+  ir::DiagnosticBag diags;
+  syntax::FormatOptions thorough;
+  thorough.thorough_checks = true;
+  syntax::FormatResult r = syntax::format_text(text, thorough, diags, "test.relax");
   REQUIRE(r.ok);
   CHECK(r.verified_by == "ir");
+  // By default the trees are compared (no IR is built), and an unchanged text needs nothing.
+  syntax::FormatResult fast = format(text);
+  REQUIRE(fast.ok);
+  CHECK(fast.verified_by == "syntax");
+  CHECK(fast.text == r.text);
+  syntax::FormatResult again = format(fast.text);
+  REQUIRE(again.ok);
+  CHECK_FALSE(again.changed);
+  CHECK(again.verified_by == "unchanged");
 }
 
 TEST_CASE("format_edits returns the minimal edits") {

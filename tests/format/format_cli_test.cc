@@ -125,6 +125,26 @@ TEST_CASE("relax fmt leaves a file with syntax errors untouched") {
   CHECK(r.out.empty());
 }
 
+TEST_CASE("relax fmt refuses syntax errors its own parser could have read") {
+  // The formatter's parser alone decides that these are not files to format (no tree-sitter
+  // parse of the input runs on its path): each is refused as `relax check` refuses it.
+  const char* broken[] = {
+      "1 = x\n",                         // a literal as a target
+      "x = 0x\ny = 1\n",                 // a malformed number
+      "f(a) = b\n",                      // a call as a target
+      "def f(*args: int):\n    pass\n",  // annotated *args: not in the grammar
+      "x = 1\ry = 2\n",                  // a lone \r (white space for tree-sitter)
+      "return *x\n",                     // a starred value without a comma
+  };
+  for (const char* text : broken) {
+    INFO(text);
+    test::CommandResult r = fmt({"-"}, text);
+    CHECK(r.exit_code == 1);
+    CHECK(r.out.empty());
+    CHECK(r.err.find("error[F0001]") != std::string::npos);
+  }
+}
+
 TEST_CASE("relax fmt walks directories for .relax files") {
   TempDir dir;
   std::filesystem::create_directories(dir.path / "sub");

@@ -18,7 +18,11 @@ TEST_CASE("formatting is safe and idempotent on every known file") {
   for (const test::FormatInput& in : inputs) {
     INFO(in.name);
     ir::DiagnosticBag diags;
-    syntax::FormatResult once = syntax::format_text(in.text, {}, diags, in.name);
+    // The first pass with the thorough checks too (tree-sitter's trees of both texts and the
+    // IR), so every file is also checked independently of the formatter's own parser.
+    syntax::FormatOptions thorough;
+    thorough.thorough_checks = true;
+    syntax::FormatResult once = syntax::format_text(in.text, thorough, diags, in.name);
     if (syntax::SyntaxTree::parse(in.text)->root().has_error()) {
       // Files with syntax errors (the diagnostics golden files) are refused, unchanged.
       CHECK_FALSE(once.ok);

@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
+#include <iterator>
 
 #include "syntax/cst.h"
+#include "syntax/format.h"
 #include "syntax/format/ast.h"
 #include "syntax/format/verify.h"
 #include "tests/format/format_test_util.h"
@@ -118,4 +120,64 @@ TEST_CASE("the safety check's one-walk canonical form sees every comment") {
       CHECK(std::find(seen.begin(), seen.end(), offset) != seen.end());
     }
   }
+}
+
+TEST_CASE("the formatter's parser builds tree-sitter's tree of every formatted text too") {
+  // The safety check reads the formatted text with the formatter's parser, so it must read
+  // outputs as tree-sitter does, not only inputs.
+  size_t compared = 0;
+  syntax::FormatOptions unchecked;
+  unchecked.verify = false;
+  for (const test::FormatInput& in : test::all_format_inputs()) {
+    ir::DiagnosticBag diags;
+    syntax::FormatResult r = syntax::format_text(in.text, unchecked, diags, in.name);
+    if (!r.ok || !r.changed) continue;
+    std::unique_ptr<Ast> fast = Ast::parse(r.text);
+    if (!fast) continue;
+    auto tree = syntax::SyntaxTree::parse(r.text);
+    INFO(in.name << " (formatted)");
+    REQUIRE_FALSE(tree->root().has_error());
+    Ast slow(*tree);
+    CHECK(compare(slow, slow.root(), *fast, fast->root(), "") == "");
+    CHECK(slow.comments().size() == fast->comments().size());
+    ++compared;
+  }
+  std::cout << "formatter parser on formatted texts: " << compared << " compared\n";
+  CHECK(compared >= 1000);
+}
+
+TEST_CASE("the formatter's parser accepts nothing tree-sitter rejects") {
+  // Near misses of every known file: a character deleted, or a token inserted, at a few places.
+  // Whatever the formatter's parser accepts, tree-sitter must accept too (and build the same
+  // tree): the formatter refuses files with syntax errors (F0001) from that parser alone.
+  const char* inserts[] = {")",  " :", ",",  "=",  "*",    "\n", "\\\n", "1e",
+                           "0x", "_",  "\r", "\f", "\n  ", "@",  "'",    "\t"};
+  size_t tries = 0, accepted = 0;
+  for (const test::FormatInput& in : test::all_format_inputs()) {
+    if (in.text.size() > 20000 || !Ast::parse(in.text)) continue;
+    for (size_t k = 1; k <= 2; ++k) {
+      size_t at = in.text.size() * k / 3 + in.name.size() % 7;
+      for (int m = -1; m < static_cast<int>(std::size(inserts)); ++m) {
+        std::string text = in.text;
+        if (at >= text.size()) continue;
+        if (m < 0) {
+          text.erase(at, 1);
+        } else {
+          text.insert(at, inserts[m]);
+        }
+        ++tries;
+        std::unique_ptr<Ast> fast = Ast::parse(text);
+        if (!fast) continue;
+        ++accepted;
+        auto tree = syntax::SyntaxTree::parse(text);
+        INFO(in.name << " edited at " << at << ":\n" << text);
+        REQUIRE_FALSE(tree->root().has_error());
+        Ast slow(*tree);
+        CHECK(compare(slow, slow.root(), *fast, fast->root(), "") == "");
+      }
+    }
+  }
+  std::cout << "formatter parser on near misses: " << accepted << " of " << tries
+            << " accepted, each without syntax errors for tree-sitter\n";
+  CHECK(tries >= 40000);
 }
