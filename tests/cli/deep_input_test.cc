@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "tests/support/test_util.h"
+#include "vm/io/npy.h"
 
 namespace fs = std::filesystem;
 using relax::test::CommandResult;
@@ -110,6 +111,44 @@ TEST_CASE("a 30,000-term Relax chain goes through print, check, opt, build and r
   auto ran = run_relax({"run", so.string()});
   CHECK(ran.exit_code == 0);
   CHECK(ran.out.find("[30000, 60000, 15000, -30000]") != std::string::npos);
+}
+
+TEST_CASE("a 22,000-term chain of a parameter runs its 21,999 kernel calls: x = ones gives 22000") {
+  // The chain above is folded to a constant at compile time; this one is computed by the VM,
+  // one R.add kernel call per term, and ends as one tensor of 22000s.
+  TempDir dir;
+  fs::path in = dir.file("param_chain.relax",
+                         "@R.function\n"
+                         "def main(x: R.Tensor((4,), \"float32\")):\n"
+                         "    with R.dataflow():\n"
+                         "        y = " +
+                             chain("x", " + ", 22000) +
+                             "\n"
+                             "        R.output(y)\n"
+                             "    return y\n");
+  fs::path ones = dir.path("ones.npy");
+  std::vector<float> values(4, 1.0f);
+  std::vector<int64_t> shape{4};
+  REQUIRE(relax::vm::write_npy(ones.string(), *relax::vm::tensor_from_bytes(
+                                                  shape, relax::vm::kFloat32, values.data()))
+              .ok());
+  auto printed = run_relax({"print", in.string()});
+  REQUIRE(printed.exit_code == 0);
+  CHECK(count(printed.out, " = R.add(") == 21999);
+  CHECK(run_relax({"check", in.string()}).exit_code == 0);
+  auto opt = run_relax({"opt", "-p", "default", in.string()});
+  REQUIRE(opt.exit_code == 0);
+  CHECK(count(opt.out, "cls.add(") == 21999);  // not folded: x is an input
+
+  fs::path so = dir.path("param_chain.so");
+  REQUIRE(run_relax({"build", "-o", so.string(), in.string()}).exit_code == 0);
+  fs::path out = dir.path("y.npy");
+  auto ran = run_relax({"run", so.string(), ones.string(), "-o", out.string()});
+  REQUIRE(ran.exit_code == 0);
+  auto y = relax::vm::read_npy(out.string());
+  REQUIRE(y.ok());
+  const float* p = (*y)->data_as<float>();
+  CHECK(std::vector<float>(p, p + 4) == std::vector<float>(4, 22000.0f));
 }
 
 TEST_CASE("a 22,000-term symbolic dimension is checked and computed at run time") {
