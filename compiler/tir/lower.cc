@@ -164,7 +164,8 @@ Pass instrument_bound_checkers_pass(const Target& target) {
     options.verify = pctx.verify || kVerifyByDefault;
     options.bounds_check = true;
     bool failed = false;
-    for (auto& member : out->functions) {
+    for (size_t i = 0; i < out->functions.size(); ++i) {
+      const ir::IRModule::Member& member = out->functions[i];
       auto pf = ir::as_prim_func(member.func);
       if (!pf) continue;
       LowerContext ctx{target, pctx.diagnostics(), options, member.gvar->name};
@@ -186,7 +187,7 @@ Pass instrument_bound_checkers_pass(const Target& target) {
         failed = true;
         continue;
       }
-      member.func = f;
+      out->functions.set_func(i, f);
     }
     return failed ? nullptr : out;
   };
