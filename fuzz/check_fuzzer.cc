@@ -26,6 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (fixable.safe + fixable.unsafe_only == 0) return 0;
   analysis::FixOptions fix;
   fix.unsafe = true;
+  fix.max_rounds = 2;  // each round checks the file again: fewer keep a run fast
   analysis::FixOutcome outcome = analysis::fix_text(text, "fuzz.relax", options, fix);
   size_t before = result.count(ir::Severity::kError);
   size_t after = outcome.result.count(ir::Severity::kError);
