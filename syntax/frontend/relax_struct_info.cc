@@ -446,7 +446,11 @@ Value prim_builtin(Frontend& fe, const CallArgs& call) {
     if (value_v->is_float()) {
       value = ir::tir::float_imm(dtype ? *dtype : DataType::Float(64), value_v->as_float(),
                                  value_v->span());
-    } else if (auto p = value_v->as<PrimExpr>(); p && !p->dtype.is_int()) {
+    } else if (auto p = value_v->as<PrimExpr>();
+               p && (!p->dtype.is_int() ||
+                     (p->dtype != DataType::Int64() && (!dtype || *dtype == p->dtype)))) {
+      // A PrimExpr keeps its dtype, as in TVM: `R.Prim(value=T.int32(3))`, which the printer
+      // writes for an int32 prim value, is int32. Python ints and names are int64 dimensions.
       value = p;
     } else {
       value = to_dim(fe, *value_v);

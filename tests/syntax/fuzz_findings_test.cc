@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "analysis/normalize.h"
 #include "ir/source.h"
 #include "syntax/frontend.h"
 #include "syntax/frontend/literals.h"
@@ -77,5 +78,73 @@ TEST_CASE("a float constant cast to an integer type folds only when the type hol
   INFO(r.failure);
   REQUIRE(r.ok());
   CHECK(r.printed.find("R.prim_value(T.Cast(\"int32\", T.float64(3000000000.0)))") !=
+        std::string::npos);
+}
+
+TEST_CASE(
+    "int64 literals among a constructor's or an intrinsic's operands print with their dtype "
+    "in Relax") {
+  // Printed bare (`T.FloorDiv(5, 2)`), they read back as int32.
+  const std::string text =
+      "@R.function\n"
+      "def f(x: R.Tensor((\"n\",), \"float32\")):\n"
+      "    n = T.int64()\n"
+      "    a = R.prim_value(T.FloorDiv(T.int64(5), T.int64(2)))\n"
+      "    b = R.prim_value(T.int64(5) // T.int64(0))\n"
+      "    c = R.prim_value(T.if_then_else(n > 0, T.int64(1), T.int64(2)))\n"
+      "    d = R.prim_value(T.Select(n > 0, T.int64(1), T.int64(2)))\n"
+      "    e = R.prim_value(T.bitwise_and(T.int64(4), T.int64(2)))\n"
+      "    g = R.shape([T.FloorDiv(n, 1), n + 1])\n"
+      "    return x\n";
+  for (auto profile : {Profile::kLegacy, Profile::kCurrent}) {
+    auto r = test::round_trip(text, "int64_operands.relax", profile);
+    INFO(r.failure);
+    REQUIRE(r.ok());
+    for (const char* expected : {
+             "R.prim_value(T.FloorDiv(T.int64(5), T.int64(2)))",
+             "R.prim_value(T.int64(5) // T.int64(0))",
+             "R.prim_value(T.if_then_else(n > 0, T.int64(1), T.int64(2)))",
+             "R.prim_value(T.Select(n > 0, T.int64(1), T.int64(2)))",
+             "R.prim_value(T.bitwise_and(T.int64(4), T.int64(2)))",
+             // Beside an int64 operand a literal takes its type: bare, as TVM prints it.
+             "R.shape([T.FloorDiv(n, 1), n + 1])",
+         }) {
+      INFO(expected);
+      CHECK(r.printed.find(expected) != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("R.Prim(value=...) keeps the dtype of a PrimExpr value") {
+  // What `relax print` writes for an int32 prim value; it was read as int64 (E0350).
+  ir::DiagnosticBag diags;
+  auto result = parse_text(
+      function_with("h: R.Prim(value=T.int32(3)) = R.prim_value(T.int32(3))\n"
+                    "    n = T.int32()\n"
+                    "    k: R.Prim(value=n + T.int32(1)) = R.prim_value(n + T.int32(1))"),
+      "prim_int32.relax", diags);
+  INFO(test::diagnostics_text(diags));
+  REQUIRE_FALSE(diags.has_errors());
+  analysis::normalize_module(*result.module, diags);
+  INFO(test::diagnostics_text(diags));
+  REQUIRE_FALSE(diags.has_errors());
+  std::string printed = test::print_result(result, Profile::kLegacy);
+  CHECK(printed.find("h: R.Prim(value=T.int32(3)) = R.prim_value(T.int32(3))") !=
+        std::string::npos);
+  CHECK(printed.find("k: R.Prim(value=n + T.int32(1)) = R.prim_value(n + T.int32(1))") !=
+        std::string::npos);
+
+  // A Python int is still an int64 value; an explicit int64 dtype still casts.
+  ir::DiagnosticBag more;
+  auto ints = parse_text(function_with("a: R.Prim(value=3) = R.prim_value(3)\n"
+                                       "    b: R.Prim(\"int64\", value=T.int64(4)) = "
+                                       "R.prim_value(T.int64(4))"),
+                         "prim_int64.relax", more);
+  INFO(test::diagnostics_text(more));
+  REQUIRE_FALSE(more.has_errors());
+  analysis::normalize_module(*ints.module, more);
+  INFO(test::diagnostics_text(more));
+  CHECK_FALSE(more.has_errors());
+  CHECK(test::print_result(ints, Profile::kLegacy).find("a: R.Prim(value=3) = R.prim_value(3)") !=
         std::string::npos);
 }
