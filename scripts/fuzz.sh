@@ -55,7 +55,7 @@ run_one() {
   [[ -d tests/fuzz_regressions/$h ]] && regressions=(tests/fuzz_regressions/$h)
   # The first folder receives what the run finds; the others are read only.
   "$build/fuzz/$h" "$corpus" "$build/seeds/$seeds" "${regressions[@]}" "${dict[@]}" \
-    -max_total_time="$time_s" -rss_limit_mb=2048 -timeout=10 -max_len=65536 \
+    -max_total_time="$time_s" -rss_limit_mb=2048 -timeout=25 -max_len=65536 \
     -artifact_prefix="$artifacts" -print_final_stats=1 >"$build/logs/$h.log" 2>&1
 }
 

@@ -148,3 +148,37 @@ TEST_CASE("R.Prim(value=...) keeps the dtype of a PrimExpr value") {
   CHECK(test::print_result(ints, Profile::kLegacy).find("a: R.Prim(value=3) = R.prim_value(3)") !=
         std::string::npos);
 }
+
+TEST_CASE("R.const truncates a float for an integer dtype and refuses one the dtype cannot hold") {
+  auto r = test::round_trip(function_with("a = R.const(1.9, \"int8\")\n"
+                                          "    b = R.const(-2.9, \"int32\")"),
+                            "const_trunc.relax", Profile::kLegacy);
+  INFO(r.failure);
+  REQUIRE(r.ok());
+  CHECK(r.printed.find("a = R.const(1, \"int8\")") != std::string::npos);
+  CHECK(r.printed.find("b = R.const(-2, \"int32\")") != std::string::npos);
+
+  // Converting these was undefined behaviour (1e300 to int64) or silently wrong.
+  ir::DiagnosticBag diags;
+  parse_text(function_with("a = R.const(300.0, \"int8\")\n"
+                           "    b = R.const([1e300], \"int64\")\n"
+                           "    c = R.const(\"nan\", \"int32\")\n"
+                           "    d = R.const(-1.0, \"uint8\")"),
+             "const_range.relax", diags);
+  const std::vector<std::pair<std::string, uint32_t>> expected = {
+      {"R.const: 300 does not fit in int8", 16},
+      {"R.const: 1.0000000000000001e+300 does not fit in int64", 17},
+      {"R.const: nan does not fit in int32", 16},
+      {"R.const: -1 does not fit in uint8", 16},
+  };
+  REQUIRE(diags.items().size() == expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    const auto& d = diags.items()[i];
+    CHECK(d.code == "E0516");
+    CHECK(d.message == expected[i].first);
+    auto file = ir::SourceManager::global().get(d.span.file);
+    REQUIRE(file);
+    CHECK(file->position(d.span.begin).line == 2 + i);
+    CHECK(file->position(d.span.begin).column == expected[i].second);
+  }
+}
