@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "syntax/frontend/relax_frontend.h"
+#include "syntax/metadata.h"
 
 namespace relax::syntax::relax_fe {
 
@@ -169,6 +170,12 @@ bool flatten(Frontend& fe, const Value& v, size_t depth, std::vector<int64_t>& s
   }
   int64_t n = static_cast<int64_t>(v.items().size());
   if (depth == shape.size()) {
+    if (depth == static_cast<size_t>(kMaxConstantRank)) {
+      fe.error(codes::kConst, v.span(),
+               "R.const: more than " + std::to_string(kMaxConstantRank) +
+                   " nested lists (numpy's and TVM's limit on dimensions)");
+      return false;
+    }
     if (!out.empty()) {
       fe.error(codes::kConst, v.span(), "R.const: the nested lists are not rectangular");
       return false;

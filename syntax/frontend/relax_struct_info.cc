@@ -2,6 +2,7 @@
 // R.Prim, R.Callable, dtype names as R.Prim, and the symbolic dims they hold (ints, symbolic
 // vars, expressions in strings, TypeVars), with virtual devices looked up in the module.
 #include <cctype>
+#include <limits>
 
 #include "syntax/frontend/prim_ops.h"
 #include "syntax/frontend/relax_frontend.h"
@@ -304,7 +305,8 @@ Value tensor_builtin(Frontend& fe, const CallArgs& call) {
     auto i = fe.to_int(*n);
     if (!i)
       ok = false;
-    else if (*i < -1) {
+    else if (*i < -1 || *i > std::numeric_limits<int>::max()) {
+      // Beyond int, the value would wrap (2147483648 became -2147483648).
       fe.error(codes::kAnnotation, n->span(), "ndim must be -1 (unknown) or a non-negative int");
       ok = false;
     } else {
@@ -377,6 +379,10 @@ Value shape_builtin(Frontend& fe, const CallArgs& call) {
   if (const Value* n = args.get("ndim")) {
     auto i = fe.to_int(*n);
     if (!i) return Value::error(call.span());
+    if (*i < -1 || *i > std::numeric_limits<int>::max()) {
+      fe.error(codes::kAnnotation, n->span(), "ndim must be -1 (unknown) or a non-negative int");
+      return Value::error(call.span());
+    }
     ndim = static_cast<int>(*i);
   }
   Ref<ir::ShapeStructInfo> sinfo;

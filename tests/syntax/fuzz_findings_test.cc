@@ -182,3 +182,75 @@ TEST_CASE("R.const truncates a float for an integer dtype and refuses one the dt
     CHECK(file->position(d.span.begin).column == expected[i].second);
   }
 }
+
+TEST_CASE("R.const refuses more dimensions than a constant's blob may have") {
+  std::string nested = std::string(65, '[') + "1" + std::string(65, ']');
+  ir::DiagnosticBag diags;
+  parse_text(function_with("c = R.const(" + nested + ", \"float32\")"), "const_rank.relax", diags);
+  REQUIRE(diags.items().size() == 1);
+  CHECK(diags.items()[0].code == "E0516");
+  CHECK(diags.items()[0].message ==
+        "R.const: more than 64 nested lists (numpy's and TVM's limit on dimensions)");
+
+  // 64 dimensions print into the metadata section and read back.
+  std::string ok = std::string(64, '[') + "1" + std::string(64, ']');
+  ir::DiagnosticBag fine;
+  auto result =
+      parse_text(function_with("c = R.const(" + ok + ", \"float32\")"), "const_rank64.relax", fine);
+  REQUIRE_FALSE(fine.has_errors());
+  PrintOptions options;
+  options.show_meta = true;
+  std::string printed = print_functions(*result.module, options);
+  ir::DiagnosticBag again;
+  auto reread = parse_text(printed, "const_rank64.printed.relax", again);
+  INFO(test::diagnostics_text(again));
+  CHECK_FALSE(again.has_errors());
+  CHECK_FALSE(test::result_diff(result, reread).has_value());
+}
+
+TEST_CASE("ndim beyond int is refused, not wrapped") {
+  for (const char* annotation :
+       {"R.Tensor(ndim=2147483648)", "R.Shape(ndim=2147483648)", "R.Shape(ndim=-2)"}) {
+    ir::DiagnosticBag diags;
+    parse_text("@R.function\ndef f(x: " + std::string(annotation) + "):\n    return x\n",
+               "ndim.relax", diags);
+    INFO(annotation);
+    REQUIRE(diags.items().size() == 1);
+    CHECK(diags.items()[0].code == "E0503");
+    CHECK(diags.items()[0].message == "ndim must be -1 (unknown) or a non-negative int");
+  }
+}
+
+TEST_CASE("T.abs of a constant folds in two's complement") {
+  // Negating INT64_MIN was undefined behaviour; the smallest value is its own absolute value, as
+  // select(x >= 0, x, -x) computes it at run time.
+  auto r = test::round_trip(function_with("a = R.prim_value(T.abs(T.int64(-9223372036854775808)))\n"
+                                          "    b = R.prim_value(T.abs(T.int8(-128)))\n"
+                                          "    c = R.prim_value(T.abs(T.int8(-5)))"),
+                            "abs.relax", Profile::kLegacy);
+  INFO(r.failure);
+  REQUIRE(r.ok());
+  CHECK(r.printed.find("a = R.prim_value(-9223372036854775808)") != std::string::npos);
+  CHECK(r.printed.find("b = R.prim_value(T.int8(-128))") != std::string::npos);
+  CHECK(r.printed.find("c = R.prim_value(T.int8(5))") != std::string::npos);
+}
+
+TEST_CASE("a TIR loop whose extent leaves int64 keeps the subtraction") {
+  // range(INT64_MIN, INT64_MAX): the extent's linear form overflowed (undefined behaviour).
+  ir::DiagnosticBag diags;
+  auto result = parse_text(
+      "@T.prim_func\ndef f(A: T.Buffer((4,), \"float32\")):\n"
+      "    for i in range(-9223372036854775808, 9223372036854775807):\n"
+      "        A[0] = T.float32(1)\n"
+      "    for j in range(-9223372036854775807, 9223372036854775807):\n"
+      "        A[0] = T.float32(1)\n",
+      "loop.relax", diags);
+  INFO(test::diagnostics_text(diags));
+  CHECK_FALSE(diags.has_errors());
+  std::string printed = test::print_result(result, Profile::kLegacy);
+  CHECK(printed.find("for i in range(T.int64(-9223372036854775808), "
+                     "T.int64(9223372036854775807)):") != std::string::npos);
+  auto r = test::round_trip(printed, "loop.printed.relax", Profile::kLegacy);
+  INFO(r.failure);
+  CHECK(r.ok());
+}
