@@ -13,6 +13,8 @@ packages=(
   libdlpack-dev
   libcli11-dev
   zlib1g-dev libzstd-dev libedit-dev libxml2-dev libffi-dev
+  # the fuzz preset (scripts/fuzz.sh): clang 19 and its libFuzzer and sanitizer runtimes
+  clang-19 libclang-rt-19-dev
 )
 
 # The formatter's differential test and benchmark use ruff's WebAssembly build (an npm package,

@@ -18,7 +18,6 @@ using json = nlohmann::json;
 
 constexpr uint64_t kNDArrayMagic = 0xDD5E40F096B4A13FULL;
 constexpr const char* kConstantKind = "relax.expr.Constant";
-constexpr int kMaxRank = 64;
 
 // DLDataType codes of the blob. TVM v0.20 numbers the formats it knows (6 float8_e4m3fn,
 // 7 float8_e5m2, 8 float4_e2m1fn); the small float formats it does not know are written with
@@ -120,7 +119,7 @@ bool decode_ndarray(const std::vector<uint8_t>& blob, std::optional<DataType> na
     error = "the tensor blob does not start with TVM's NDArray magic number";
     return false;
   }
-  if (ndim < 0 || ndim > kMaxRank) {
+  if (ndim < 0 || ndim > kMaxConstantRank) {
     error = "the tensor blob has " + std::to_string(ndim) + " dimensions";
     return false;
   }

@@ -15,6 +15,10 @@ namespace relax::syntax {
 
 using ConstantData = std::shared_ptr<const ir::TensorData>;
 
+// The most dimensions a constant may have: numpy's limit, which TVM's R.const and its NDArray
+// blobs inherit (a blob with more is malformed).
+inline constexpr int kMaxConstantRank = 64;
+
 // The relax.expr.Constant payloads of a section's JSON (the string after decoding), by index.
 // False with `error` set when the JSON, the graph or a tensor blob is malformed.
 bool parse_metadata_json(std::string_view json, std::vector<ConstantData>& constants,

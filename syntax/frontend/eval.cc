@@ -388,9 +388,16 @@ Value Frontend::eval_node(Node expr) {
     case NodeKind::kBinaryOperator:
       return eval_binary_chain(expr);
     case NodeKind::kUnaryOperator: {
-      Value arg = eval(expr.field(Field::kArgument));
-      if (arg.is_error()) return arg;
       std::string op(expr.field(Field::kOperator).text());
+      Node operand = expr.field(Field::kArgument);
+      // Python's ints are unbounded, so `-9223372036854775808` (INT64_MIN, as printed) is a
+      // value although its literal alone is out of the int64 range.
+      if (op == "-" && operand.kind() == NodeKind::kInteger) {
+        if (auto v = decode_integer(operand.text(), /*negated=*/true))
+          return Value::integer(*v, span);
+      }
+      Value arg = eval(operand);
+      if (arg.is_error()) return arg;
       return unary_op(op, arg, expr);
     }
     case NodeKind::kNotOperator: {

@@ -8,7 +8,7 @@
 
 namespace relax::syntax {
 
-std::optional<int64_t> decode_integer(std::string_view text) {
+std::optional<int64_t> decode_integer(std::string_view text, bool negated) {
   std::string digits;
   int base = 10;
   if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
@@ -31,7 +31,12 @@ std::optional<int64_t> decode_integer(std::string_view text) {
   char* end = nullptr;
   unsigned long long v = std::strtoull(digits.c_str(), &end, base);
   if (errno == ERANGE || end != digits.c_str() + digits.size()) return std::nullopt;
-  if (v > static_cast<unsigned long long>(INT64_MAX)) return std::nullopt;
+  constexpr auto kMax = static_cast<unsigned long long>(INT64_MAX);
+  if (negated) {
+    if (v > kMax + 1) return std::nullopt;
+    return v == kMax + 1 ? INT64_MIN : -static_cast<int64_t>(v);
+  }
+  if (v > kMax) return std::nullopt;
   return static_cast<int64_t>(v);
 }
 

@@ -9,8 +9,10 @@
 
 namespace relax::syntax {
 
-// Integer literal text to its value; nullopt when malformed or out of int64 range.
-std::optional<int64_t> decode_integer(std::string_view text);
+// Integer literal text to its value; nullopt when malformed or out of int64 range. With
+// `negated`, the value of `-literal`: the literal may then be 2^63, so that INT64_MIN, which the
+// printer writes as `-9223372036854775808`, reads back.
+std::optional<int64_t> decode_integer(std::string_view text, bool negated = false);
 // Float literal text to a double; nullopt when malformed.
 std::optional<double> decode_float(std::string_view text);
 

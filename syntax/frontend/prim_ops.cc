@@ -265,8 +265,16 @@ Ref<PrimExpr> prim_cast(DataType t, Ref<PrimExpr> value, ir::Span span) {
       if (t.is_floating())
         return make<FloatImm>(
             t, t.bits() == 32 ? static_cast<double>(static_cast<float>(imm->value)) : imm->value);
-      if (t.is_integer_like() && std::isfinite(imm->value))
-        return make<IntImm>(t, static_cast<int64_t>(imm->value));
+      if (t.is_integer_like() && std::isfinite(imm->value)) {
+        if (t.is_bool()) return make<IntImm>(t, imm->value != 0);
+        // Only a value the dtype holds folds (converting any other is undefined behaviour in
+        // C++ and an error in TVM); otherwise the Cast stays as written.
+        double v = std::trunc(imm->value);
+        int bits = t.bits() > 0 && t.bits() < 64 ? t.bits() : 64;
+        double lo = t.is_uint() ? 0.0 : -std::ldexp(1.0, bits - 1);
+        double hi = std::ldexp(1.0, t.is_uint() && bits < 64 ? bits : bits - 1);  // exclusive
+        if (v >= lo && v < hi) return make<IntImm>(t, static_cast<int64_t>(v));
+      }
     }
   }
   auto cast = make<Cast>(t, std::move(value));

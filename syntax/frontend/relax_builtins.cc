@@ -3,10 +3,12 @@
 // call_tir / packed-call family with their struct-info arguments, R.print / R.assert_op, device
 // hints, metadata references, and Python operators and methods on Relax expressions.
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 
 #include "syntax/frontend/relax_frontend.h"
+#include "syntax/metadata.h"
 
 namespace relax::syntax::relax_fe {
 
@@ -69,6 +71,13 @@ void append_bytes(std::vector<uint8_t>& out, T v) {
   out.insert(out.end(), buf, buf + sizeof(T));
 }
 
+// `v` as a message writes it: 17 significant digits, "nan", "inf".
+std::string float_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
 // Appends one element of `dtype` made from a Python number (or "inf"/"nan" string).
 bool append_element(Frontend& fe, const Value& v, DataType dtype, std::vector<uint8_t>& out) {
   double d = 0;
@@ -84,7 +93,6 @@ bool append_element(Frontend& fe, const Value& v, DataType dtype, std::vector<ui
     is_int = true;
   } else if (v.is_float()) {
     d = v.as_float();
-    i = std::isfinite(d) ? static_cast<int64_t>(d) : 0;
   } else if (v.is_string() &&
              (v.as_string() == "inf" || v.as_string() == "-inf" || v.as_string() == "nan")) {
     const std::string& s = v.as_string();
@@ -100,7 +108,22 @@ bool append_element(Frontend& fe, const Value& v, DataType dtype, std::vector<ui
   if (dtype.is_bool()) {
     out.push_back((is_int ? i != 0 : d != 0.0) ? 1 : 0);
   } else if (dtype.is_int() || dtype.is_uint()) {
-    int64_t n = is_int ? i : static_cast<int64_t>(d);
+    if (!is_int) {
+      // A float element of an integer constant converts by truncation, as numpy's astype does;
+      // one that the dtype cannot hold (or nan, inf) has no value there (and converting it
+      // would be undefined behaviour).
+      int bits = dtype.bits() > 0 && dtype.bits() < 64 ? dtype.bits() : 64;
+      double lo = dtype.is_uint() ? 0.0 : -std::ldexp(1.0, bits - 1);
+      double hi = std::ldexp(1.0, dtype.is_uint() && bits < 64 ? bits : bits - 1);
+      double t = std::trunc(d);
+      if (!(t >= lo && t < hi)) {
+        fe.error(codes::kConst, v.span(),
+                 "R.const: " + float_text(d) + " does not fit in " + dtype.str());
+        return false;
+      }
+      i = static_cast<int64_t>(t);
+    }
+    int64_t n = i;
     switch (dtype.bits()) {
       case 8:
         append_bytes(out, static_cast<uint8_t>(n));
@@ -147,6 +170,12 @@ bool flatten(Frontend& fe, const Value& v, size_t depth, std::vector<int64_t>& s
   }
   int64_t n = static_cast<int64_t>(v.items().size());
   if (depth == shape.size()) {
+    if (depth == static_cast<size_t>(kMaxConstantRank)) {
+      fe.error(codes::kConst, v.span(),
+               "R.const: more than " + std::to_string(kMaxConstantRank) +
+                   " nested lists (numpy's and TVM's limit on dimensions)");
+      return false;
+    }
     if (!out.empty()) {
       fe.error(codes::kConst, v.span(), "R.const: the nested lists are not rectangular");
       return false;

@@ -2,6 +2,7 @@
 // R.Prim, R.Callable, dtype names as R.Prim, and the symbolic dims they hold (ints, symbolic
 // vars, expressions in strings, TypeVars), with virtual devices looked up in the module.
 #include <cctype>
+#include <limits>
 
 #include "ir/parse_int.h"
 #include "syntax/frontend/prim_ops.h"
@@ -311,7 +312,8 @@ Value tensor_builtin(Frontend& fe, const CallArgs& call) {
     auto i = fe.to_int(*n);
     if (!i)
       ok = false;
-    else if (*i < -1) {
+    else if (*i < -1 || *i > std::numeric_limits<int>::max()) {
+      // Beyond int, the value would wrap (2147483648 became -2147483648).
       fe.error(codes::kAnnotation, n->span(), "ndim must be -1 (unknown) or a non-negative int");
       ok = false;
     } else {
@@ -388,6 +390,10 @@ Value shape_builtin(Frontend& fe, const CallArgs& call) {
   if (const Value* n = args.get("ndim")) {
     auto i = fe.to_int(*n);
     if (!i) return Value::error(call.span());
+    if (*i < -1 || *i > std::numeric_limits<int>::max()) {
+      fe.error(codes::kAnnotation, n->span(), "ndim must be -1 (unknown) or a non-negative int");
+      return Value::error(call.span());
+    }
     ndim = static_cast<int>(*i);
   }
   Ref<ir::ShapeStructInfo> sinfo;
@@ -457,7 +463,11 @@ Value prim_builtin(Frontend& fe, const CallArgs& call) {
     if (value_v->is_float()) {
       value = ir::tir::float_imm(dtype ? *dtype : DataType::Float(64), value_v->as_float(),
                                  value_v->span());
-    } else if (auto p = value_v->as<PrimExpr>(); p && !p->dtype.is_int()) {
+    } else if (auto p = value_v->as<PrimExpr>();
+               p && (!p->dtype.is_int() ||
+                     (p->dtype != DataType::Int64() && (!dtype || *dtype == p->dtype)))) {
+      // A PrimExpr keeps its dtype, as in TVM: `R.Prim(value=T.int32(3))`, which the printer
+      // writes for an int32 prim value, is int32. Python ints and names are int64 dimensions.
       value = p;
     } else {
       value = to_dim(fe, *value_v);

@@ -3,6 +3,7 @@
 // substitution with constant refolding. Enough for the extents TVMScript computes from
 // `range(a, b)`, slices and block regions; not a general simplifier.
 #include <functional>
+#include <limits>
 
 #include "syntax/frontend/prim_ops.h"
 #include "syntax/frontend/tir_internal.h"
@@ -14,22 +15,34 @@ using ir::ObjectKind;
 
 namespace {
 
+// Coefficients and the constant stay in [-INT64_MAX, INT64_MAX], so that negating them is
+// defined; a form whose arithmetic leaves that range is `overflow` and simplifies nothing.
 struct LinearForm {
   std::vector<std::pair<Ref<PrimExpr>, int64_t>> terms;
   int64_t constant = 0;
+  bool overflow = false;
 
+  static bool checked(bool overflowed, int64_t result) {
+    return !overflowed && result != std::numeric_limits<int64_t>::min();
+  }
   void add_term(const Ref<PrimExpr>& t, int64_t coef) {
     for (auto& [term, c] : terms) {
       if (expr_equal(term, t)) {
-        c += coef;
+        overflow |= !checked(__builtin_add_overflow(c, coef, &c), c);
         return;
       }
     }
     terms.emplace_back(t, coef);
   }
   void add(const LinearForm& other, int64_t scale) {
-    constant += other.constant * scale;
-    for (const auto& [t, c] : other.terms) add_term(t, c * scale);
+    overflow |= other.overflow;
+    int64_t scaled = 0;
+    overflow |= !checked(__builtin_mul_overflow(other.constant, scale, &scaled), scaled);
+    overflow |= !checked(__builtin_add_overflow(constant, scaled, &constant), constant);
+    for (const auto& [t, c] : other.terms) {
+      overflow |= !checked(__builtin_mul_overflow(c, scale, &scaled), scaled);
+      add_term(t, scaled);
+    }
   }
   bool is_constant() const {
     for (const auto& [t, c] : terms) {
@@ -39,11 +52,20 @@ struct LinearForm {
   }
 };
 
+// True when `v` is a value of the integer dtype `t` (an immediate of `t` may hold it).
+bool holds(DataType t, int64_t v) {
+  if (t.bits() >= 64) return !t.is_uint() || v >= 0;
+  int64_t lo = t.is_uint() ? 0 : -(int64_t{1} << (t.bits() - 1));
+  int64_t hi = t.is_uint() ? (int64_t{1} << t.bits()) - 1 : (int64_t{1} << (t.bits() - 1)) - 1;
+  return v >= lo && v <= hi;
+}
+
 LinearForm linear_form(const Ref<PrimExpr>& e) {
   LinearForm out;
   if (!e) return out;
   if (auto imm = e.as_ptr<IntImm>()) {
     out.constant = imm->value;
+    out.overflow = imm->value == std::numeric_limits<int64_t>::min();
     return out;
   }
   switch (e->kind()) {
@@ -153,7 +175,7 @@ std::optional<int64_t> const_difference(const Ref<PrimExpr>& a, const Ref<PrimEx
   if (!a || !b) return std::nullopt;
   if (!a->dtype.is_integer_like() || !b->dtype.is_integer_like()) return std::nullopt;
   LinearForm d = difference(a, b);
-  if (!d.is_constant()) return std::nullopt;
+  if (d.overflow || !d.is_constant()) return std::nullopt;
   return d.constant;
 }
 
@@ -164,12 +186,13 @@ Ref<PrimExpr> simplify_sum(const Ref<PrimExpr>& e) {
     return e;
   LinearForm f = linear_form(e);
   DataType t = e->dtype;
+  if (f.overflow || !holds(t, f.constant)) return e;
   Ref<PrimExpr> out;
   size_t live = 0;
   for (const auto& [term, c] : f.terms) {
     if (c == 0) continue;
     ++live;
-    if (term->dtype != t) return e;
+    if (term->dtype != t || !holds(t, c) || !holds(t, -c)) return e;
     if (!out) {
       out = c == 1 ? term : prim_arith(ObjectKind::kMul, term, int_imm(t, c));
     } else if (c > 0) {
@@ -193,7 +216,8 @@ Ref<PrimExpr> simplify_extent(const Ref<PrimExpr>& start, const Ref<PrimExpr>& s
   if (!start->dtype.is_integer_like() || !stop->dtype.is_integer_like()) return raw;
   if (is_const_int(start, 0)) return raw;
   LinearForm d = difference(stop, start);
-  if (d.is_constant()) return int_imm(raw->dtype, d.constant);
+  if (d.overflow) return raw;
+  if (d.is_constant()) return holds(raw->dtype, d.constant) ? int_imm(raw->dtype, d.constant) : raw;
   // (a + x) - a is x: the form the printer writes for `range(min, min + extent)`.
   if (stop->kind() == ObjectKind::kAdd) {
     const auto& add = static_cast<const BinaryOp&>(*stop);

@@ -396,8 +396,14 @@ Value abs_builtin(Frontend& fe, const CallArgs& call) {
   Ref<PrimExpr> x = to_expr(fe, *args.get("x"));
   if (!x) return error_of(call);
   if (x->dtype.is_int()) {
-    if (auto c = as_const_int(x))
-      return Value::object(int_imm(x->dtype, *c < 0 ? -*c : *c), call.span());
+    if (auto c = as_const_int(x)) {
+      // In two's complement, as `select(x >= 0, x, -x)` computes it at run time: the smallest
+      // value of the dtype is its own absolute value (negating it in int64 was undefined).
+      uint64_t magnitude = *c < 0 ? 0 - static_cast<uint64_t>(*c) : static_cast<uint64_t>(*c);
+      int bits = x->dtype.bits();
+      if (bits > 0 && bits < 64 && (magnitude >> (bits - 1)) != 0) magnitude = -magnitude;
+      return Value::object(int_imm(x->dtype, static_cast<int64_t>(magnitude)), call.span());
+    }
     auto cond = prim_compare(ObjectKind::kGE, x, literal_like(int64_t{0}, x->dtype));
     return Value::object(make<Select>(cond, x, prim_negate(x)), call.span());
   }

@@ -55,6 +55,29 @@ std::string PrimExprPrinter::int_imm(const IntImm& i) {
   return tir(i.dtype.str()) + "(" + std::to_string(i.value) + ")";
 }
 
+bool PrimExprPrinter::int64_literals_need_dtype(const std::vector<Ref<PrimExpr>>& operands) const {
+  if (!relax_) return false;
+  bool literal = false;
+  for (const auto& e : operands) {
+    if (!e || e->dtype != ir::DataType::Int64()) continue;
+    if (!e.is<IntImm>()) return false;
+    literal = true;
+  }
+  return literal;
+}
+
+bool PrimExprPrinter::int64_literals_need_dtype(
+    std::initializer_list<Ref<PrimExpr>> operands) const {
+  return int64_literals_need_dtype(std::vector<Ref<PrimExpr>>(operands));
+}
+
+std::string PrimExprPrinter::operand(const Ref<PrimExpr>& e, bool typed) {
+  auto imm = e.as_ptr<IntImm>();
+  if (typed && imm && imm->dtype == ir::DataType::Int64())
+    return tir("int64") + "(" + std::to_string(imm->value) + ")";
+  return print(e);
+}
+
 std::string PrimExprPrinter::list(const std::vector<Ref<PrimExpr>>& items) {
   std::string out;
   for (size_t i = 0; i < items.size(); ++i) {
@@ -103,9 +126,10 @@ PrimExprPrinter::Printed PrimExprPrinter::print_prec(const Ref<PrimExpr>& e) {
     }
     case ObjectKind::kSelect: {
       const auto& s = static_cast<const Select&>(*e);
+      bool typed = int64_literals_need_dtype({s.true_value, s.false_value});
       std::string c = print(s.condition);
-      std::string t = print(s.true_value);
-      std::string f = print(s.false_value);
+      std::string t = operand(s.true_value, typed);
+      std::string f = operand(s.false_value, typed);
       return {tir("Select") + "(" + c + ", " + t + ", " + f + ")", kAtom};
     }
     case ObjectKind::kBufferLoad: {
@@ -165,7 +189,18 @@ PrimExprPrinter::Printed PrimExprPrinter::print_prec(const Ref<PrimExpr>& e) {
     default:
       break;
   }
-  if (auto bin = e.as_ptr<BinaryOp>()) return binary(*bin);
+  if (auto bin = e.as_ptr<BinaryOp>()) {
+    if (int64_literals_need_dtype({bin->a, bin->b})) {
+      // Two int64 literals (a node the builder would have folded, or a division by zero):
+      // printed as in TIR, with their dtype, so that they do not read back as int32.
+      bool saved_relax = relax_;
+      relax_ = false;
+      Printed p = binary(*bin);
+      relax_ = saved_relax;
+      return p;
+    }
+    return binary(*bin);
+  }
   return {"<?>", kAtom};
 }
 
@@ -178,10 +213,11 @@ std::string PrimExprPrinter::call(const Call& c) {
     out += quote_string(c.dtype.str());
     first = false;
   }
+  bool typed = int64_literals_need_dtype(c.args);
   for (const auto& a : c.args) {
     if (!first) out += ", ";
     first = false;
-    out += print(a);
+    out += operand(a, typed);
   }
   if (loc == TirDtypeLocation::kLast) {
     if (!first) out += ", ";

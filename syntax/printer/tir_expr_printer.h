@@ -4,6 +4,7 @@
 // define free variables and buffers where TVM's printer does.
 #pragma once
 
+#include <initializer_list>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -63,6 +64,14 @@ class PrimExprPrinter {
   virtual std::string global_name(const std::string& name);
 
   std::string tir(std::string_view name);
+  // In a Relax context a bare integer reads back as int64 only beside something that gives it
+  // that type (a shape or prim value position, an int64 operand); true when `operands` hold int64
+  // literals and no other int64 value, as in `T.Add(5, 2)` or `T.if_then_else(c, 1, 2)`, where
+  // TIR's parser would make them int32: such literals then print with their dtype.
+  bool int64_literals_need_dtype(std::initializer_list<ir::Ref<ir::tir::PrimExpr>> operands) const;
+  bool int64_literals_need_dtype(const std::vector<ir::Ref<ir::tir::PrimExpr>>& operands) const;
+  // `e` printed, an int64 literal with its dtype when `typed`.
+  std::string operand(const ir::Ref<ir::tir::PrimExpr>& e, bool typed);
   std::string int_imm(const ir::tir::IntImm& i);
   std::string list(const std::vector<ir::Ref<ir::tir::PrimExpr>>& items);
   std::string call(const ir::tir::Call& c);
