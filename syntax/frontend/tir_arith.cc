@@ -209,9 +209,10 @@ Ref<PrimExpr> simplify_sum(const Ref<PrimExpr>& e) {
   return out ? out : e;
 }
 
-Ref<PrimExpr> simplify_extent(const Ref<PrimExpr>& start, const Ref<PrimExpr>& stop) {
+Ref<PrimExpr> simplify_extent(const Ref<PrimExpr>& start, const Ref<PrimExpr>& stop,
+                              bool* overflow) {
   if (!start || !stop) return nullptr;
-  Ref<PrimExpr> raw = prim_arith(ObjectKind::kSub, stop, start);
+  Ref<PrimExpr> raw = prim_arith(ObjectKind::kSub, stop, start, {}, overflow);
   if (!raw || raw->kind() == ObjectKind::kIntImm) return raw;
   if (!start->dtype.is_integer_like() || !stop->dtype.is_integer_like()) return raw;
   if (is_const_int(start, 0)) return raw;

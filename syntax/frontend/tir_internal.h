@@ -84,7 +84,9 @@ std::optional<std::vector<Ref<PrimExpr>>> to_indices(Frontend& fe, const Ref<Buf
 
 // `stop - start` simplified as TVM's analyzer does in the cases the text format produces:
 // constants fold, `(a + x) - a` is `x`, equal linear forms cancel.
-Ref<PrimExpr> simplify_extent(const Ref<PrimExpr>& start, const Ref<PrimExpr>& stop);
+// `overflow` (when given) is set when stop - start of two constants leaves the dtype.
+Ref<PrimExpr> simplify_extent(const Ref<PrimExpr>& start, const Ref<PrimExpr>& stop,
+                              bool* overflow = nullptr);
 // `e` rebuilt from its linear form when that is simpler (`n - 1 + 1` is `n`, `(a + 3) - a` is 3);
 // `e` itself otherwise.
 Ref<PrimExpr> simplify_sum(const Ref<PrimExpr>& e);

@@ -696,7 +696,20 @@ void StmtParser::parse_for(Node stmt, StmtSink& sink) {
       }
     }
     spec.min = start;
-    spec.extent = simplify_extent(start, stop);
+    bool overflowed = false;
+    spec.extent = simplify_extent(start, stop, &overflowed);
+    if (overflowed) {
+      // range(INT64_MIN, INT64_MAX) has more iterations than an int64 extent counts.
+      auto text = [](const Ref<PrimExpr>& e) {
+        auto c = as_const_int(e);
+        return c ? std::to_string(*c) : std::string("?");
+      };
+      fe_.error("E0249", call.node,
+                "integer overflow: the extent of " + name + "(" + text(start) + ", " + text(stop) +
+                    ") does not fit in " + spec.extent->dtype.str());
+      poison_targets();
+      return;
+    }
     if (!spec.extent) {
       poison_targets();
       return;
