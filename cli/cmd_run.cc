@@ -3,10 +3,10 @@
 // first when timing with --repeat), print the result and timing as text or one JSON object, and
 // write the result.
 #include <algorithm>
-#include <filesystem>
 #include <charconv>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -263,8 +263,7 @@ Runner add_run_command(CLI::App& app) {
       std::error_code ec;
       bool empty = std::filesystem::file_size(o->input, ec) == 0 && !ec;
       print_error("cannot load " + o->input + ": it is not an ELF shared library (" +
-                  (empty ? std::string("the file is empty") : std::string(describe(*kind))) +
-                  ")");
+                  (empty ? std::string("the file is empty") : std::string(describe(*kind))) + ")");
       return kExitInputErrors;
     }
     std::optional<vm::Module> model;

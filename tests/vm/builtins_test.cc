@@ -204,9 +204,12 @@ TEST_CASE("shape_compute fails on int64 overflow instead of wrapping", "[vm][sha
   CHECK(vm->invoke("f2", {Value(int64_t{-1})})->as_int() == kMin);
   CHECK(error_of(vm->invoke("f2", {Value(int64_t{-2})})).find("does not fit in int64") !=
         std::string::npos);
-  CHECK(error_of(vm->invoke("f3", {Value(kMin)})).find("does not fit in int64") != std::string::npos);
-  CHECK(error_of(vm->invoke("f4", {Value(kMin)})).find("does not fit in int64") != std::string::npos);
-  CHECK(error_of(vm->invoke("f5", {Value(kMin)})).find("does not fit in int64") != std::string::npos);
+  CHECK(error_of(vm->invoke("f3", {Value(kMin)})).find("does not fit in int64") !=
+        std::string::npos);
+  CHECK(error_of(vm->invoke("f4", {Value(kMin)})).find("does not fit in int64") !=
+        std::string::npos);
+  CHECK(error_of(vm->invoke("f5", {Value(kMin)})).find("does not fit in int64") !=
+        std::string::npos);
   CHECK(vm->invoke("f3", {Value(kMin + 1)})->as_int() == INT64_MAX);
 }
 

@@ -36,7 +36,9 @@ vm::Module build_text(const std::string& text, const std::string& name = "test")
   return test::build_module(parsed.module);
 }
 
-vm::Module build_case(const std::string& name) { return build_text(case_named(name).text, name); }
+vm::Module build_case(const std::string& name) {
+  return build_text(case_named(name).text, name);
+}
 
 // The arguments of each call of the case `name`.
 std::vector<std::vector<vm::Value>> case_args(const std::string& name) {

@@ -429,7 +429,8 @@ TEST_CASE("relax build on the 20k-line conformance module reports what it cannot
     text.erase(begin, end + 1 - begin);
   }
   relax::test::write_file(dir / "large.relax", text);
-  r = run_command({kRelax, "build", (dir / "large.relax").string(), "-o", (dir / "large.so").string()});
+  r = run_command(
+      {kRelax, "build", (dir / "large.relax").string(), "-o", (dir / "large.so").string()});
   // What cannot be compiled (NCHW16c layouts) is a diagnostic, never a crash.
   CHECK(r.exit_code == 1);
   CHECK(r.err.find("E0423") == std::string::npos);

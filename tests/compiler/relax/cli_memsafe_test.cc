@@ -19,18 +19,7 @@ namespace {
 
 const std::string kRelax = RELAX_BINARY;
 
-class TempDir {
- public:
-  TempDir()
-      : path_(fs::temp_directory_path() / ("relax_memsafe_test_" + std::to_string(getpid()))) {
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  fs::path operator/(const std::string& name) const { return path_ / name; }
-
- private:
-  fs::path path_;
-};
+using relax::test::TempDir;
 
 // A module whose prim_func body is `body` (4-space indented lines under the def), called by
 // main on a (16,) float32 tensor `x` and a (4,) int32 tensor `idx`.
@@ -154,7 +143,8 @@ TEST_CASE("a tensor of constant shape past int64 bytes is an error before any pa
   CHECK(r.err.find("error[E0419]") != std::string::npos);
 }
 
-TEST_CASE("relax check: constant int64 arithmetic that overflows or traps is an error, not a crash") {
+TEST_CASE(
+    "relax check: constant int64 arithmetic that overflows or traps is an error, not a crash") {
   TempDir dir;
   auto file = dir / "ints.relax";
   relax::test::write_file(file, std::string(kHeader) + R"(    @T.prim_func

@@ -18,18 +18,7 @@ namespace {
 
 const std::string kRelax = RELAX_BINARY;
 
-class TempDir {
- public:
-  TempDir()
-      : path_(fs::temp_directory_path() / ("relax_cli_robust_test_" + std::to_string(getpid()))) {
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  fs::path operator/(const std::string& name) const { return path_ / name; }
-
- private:
-  fs::path path_;
-};
+using relax::test::TempDir;
 
 // A file holding `main(x: R.Tensor((2, 3), "float32"))` that returns `y = <call>`.
 fs::path module_with(const TempDir& dir, const std::string& name, const std::string& call,

@@ -16,19 +16,7 @@ namespace {
 
 const std::string kRelax = RELAX_BINARY;
 
-class TempDir {
- public:
-  TempDir()
-      : path_(fs::temp_directory_path() / ("relax_cli_round_trip_" + std::to_string(getpid()))) {
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  fs::path operator/(const std::string& name) const { return path_ / name; }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
+using relax::test::TempDir;
 
 // `relax run FILE --random ARGS... -o DIR/STEM.npy`: stdout, and each result file's bytes by its
 // name after the stem (`.npy`, `_0.npy`, ...).
