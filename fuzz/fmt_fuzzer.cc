@@ -72,11 +72,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fuzz::SourceScope scope;
   std::string_view text = fuzz::as_text(data, size);
 
+  // The thorough checks compare tree-sitter's view and the IR as well, independently of the
+  // formatter's own parser: the oracle must not share the code it checks.
   syntax::FormatOptions defaults;
+  defaults.thorough_checks = true;
   check_formatting(text, defaults, "default width");
 
   syntax::FormatOptions narrow;
   narrow.line_width = 40;
+  narrow.thorough_checks = true;
   narrow.profile = syntax::Profile::kCurrent;
   check_formatting(text, narrow, "width 40, profile current");
   return 0;
