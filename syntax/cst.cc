@@ -271,7 +271,55 @@ std::unique_ptr<SyntaxTree> SyntaxTree::reparse(const SyntaxTree& old, std::stri
       ts_parser_parse_string(parser, edited, text.data(), static_cast<uint32_t>(text.size()));
   ts_parser_delete(parser);
   ts_tree_delete(edited);
-  return std::unique_ptr<SyntaxTree>(new SyntaxTree(tree, std::move(text), old.file_));
+  return std::unique_ptr<SyntaxTree>(new SyntaxTree(tree, std::move(text), old.file_, old.base_));
+}
+
+namespace {
+
+// The row and byte column of `offset` in `text`, counting on from `from` at `offset_from`.
+TSPoint point_at(std::string_view text, uint32_t offset, TSPoint from = {0, 0},
+                 uint32_t offset_from = 0) {
+  TSPoint p = from;
+  for (uint32_t i = offset_from; i < offset; ++i) {
+    if (text[i] == '\n') {
+      ++p.row;
+      p.column = 0;
+    } else {
+      ++p.column;
+    }
+  }
+  return p;
+}
+
+}  // namespace
+
+TSInputEdit SyntaxTree::input_edit(std::string_view old_text, uint32_t begin, uint32_t end,
+                                   std::string_view replacement) {
+  TSInputEdit e{};
+  e.start_byte = begin;
+  e.old_end_byte = end;
+  e.new_end_byte = begin + static_cast<uint32_t>(replacement.size());
+  e.start_point = point_at(old_text, begin);
+  e.old_end_point = point_at(old_text, end, e.start_point, begin);
+  e.new_end_point = point_at(replacement, static_cast<uint32_t>(replacement.size()),
+                             e.start_point, 0);
+  return e;
+}
+
+std::unique_ptr<SyntaxTree> SyntaxTree::edit(uint32_t begin, uint32_t end,
+                                             std::string_view replacement) const {
+  if (begin > end || end > text_.size()) return nullptr;
+  TSInputEdit e = input_edit(text_, begin, end, replacement);
+  std::string text;
+  text.reserve(text_.size() - (end - begin) + replacement.size());
+  text.append(text_, 0, begin).append(replacement).append(text_, end, std::string::npos);
+  auto tree = reparse(*this, text, e);
+  // Tree-sitter's error recovery depends on the old tree it reuses: on a text with syntax errors
+  // an incremental parse may recover differently from a fresh one (tests/syntax/reparse_test
+  // found such cases). Which errors a user sees must not depend on how they typed, so a
+  // result with errors is parsed again from scratch.
+  if (tree->root().has_error()) return parse(std::move(text), file_, base_);
+  return tree;
 }
 
 }  // namespace relax::syntax

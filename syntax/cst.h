@@ -189,9 +189,21 @@ class SyntaxTree {
   // Parses `text`; `file` is the SourceManager id spans will refer to (0 if none). `base` is
   // added to every span: a text embedded at that offset of the file (a string's content).
   static std::unique_ptr<SyntaxTree> parse(std::string text, uint32_t file = 0, uint32_t base = 0);
-  // Re-parses after an edit, reusing the unchanged parts of `old` (for the language server).
+  // Re-parses after an edit, reusing the unchanged parts of `old` (for the language server):
+  // `text` is the whole new text and `edit` says which bytes of the old one it replaced. The
+  // file and base of `old` carry over. The result equals parse(text) when that has no syntax
+  // errors (tests/syntax/reparse_test); with errors the recovery may differ: use edit().
   static std::unique_ptr<SyntaxTree> reparse(const SyntaxTree& old, std::string text,
                                              const TSInputEdit& edit);
+  // The edit that replaces bytes [begin, end) of `old_text` with `replacement`, with the row and
+  // column points tree-sitter wants (columns in bytes). `begin <= end <= old_text.size()`.
+  static TSInputEdit input_edit(std::string_view old_text, uint32_t begin, uint32_t end,
+                                std::string_view replacement);
+  // Replaces bytes [begin, end) of this tree's text with `replacement` and re-parses
+  // incrementally (from scratch when the result has syntax errors, whose recovery would depend
+  // on the old tree); null when the range is not inside the text.
+  std::unique_ptr<SyntaxTree> edit(uint32_t begin, uint32_t end,
+                                   std::string_view replacement) const;
   ~SyntaxTree();
   SyntaxTree(const SyntaxTree&) = delete;
   SyntaxTree& operator=(const SyntaxTree&) = delete;
