@@ -301,8 +301,8 @@ TSInputEdit SyntaxTree::input_edit(std::string_view old_text, uint32_t begin, ui
   e.new_end_byte = begin + static_cast<uint32_t>(replacement.size());
   e.start_point = point_at(old_text, begin);
   e.old_end_point = point_at(old_text, end, e.start_point, begin);
-  e.new_end_point = point_at(replacement, static_cast<uint32_t>(replacement.size()),
-                             e.start_point, 0);
+  e.new_end_point =
+      point_at(replacement, static_cast<uint32_t>(replacement.size()), e.start_point, 0);
   return e;
 }
 

@@ -16,7 +16,9 @@ using namespace relax;
 
 namespace {
 
-bool same_point(TSPoint a, TSPoint b) { return a.row == b.row && a.column == b.column; }
+bool same_point(TSPoint a, TSPoint b) {
+  return a.row == b.row && a.column == b.column;
+}
 
 // The first difference between two trees, walked in step (empty when they are the same).
 std::string tree_difference(const syntax::SyntaxTree& a, const syntax::SyntaxTree& b) {
@@ -71,11 +73,11 @@ std::string tree_difference(const syntax::SyntaxTree& a, const syntax::SyntaxTre
 // text with errors back to a valid one.
 // Returns how many edits gave a text without syntax errors (the incremental parse is compared
 // on those directly).
-int check_random_edits(const std::string& name, const std::string& text, uint32_t seed,
-                       int edits) {
+int check_random_edits(const std::string& name, const std::string& text, uint32_t seed, int edits) {
   int valid_edits = 0;
-  static const char* kSnippets[] = {" ", "\n", "x", "(", ")", ":", "    ", "# note\n", "\"s\"",
-                                    "R.add(a, b)", "\n    y = x\n", "[", "]", "é", ","};
+  static const char* kSnippets[] = {
+      " ", "\n", "x", "(", ")", ":", "    ", "# note\n", "\"s\"", "R.add(a, b)", "\n    y = x\n",
+      "[", "]",  "é", ","};
   std::mt19937 rng(seed);
   auto tree = syntax::SyntaxTree::parse(text, 7, 3);
   for (int i = 0; i < edits; ++i) {
