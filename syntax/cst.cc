@@ -309,6 +309,8 @@ TSInputEdit SyntaxTree::input_edit(std::string_view old_text, uint32_t begin, ui
 std::unique_ptr<SyntaxTree> SyntaxTree::edit(uint32_t begin, uint32_t end,
                                              std::string_view replacement) const {
   if (begin > end || end > text_.size()) return nullptr;
+  // Tree-sitter addresses bytes with 32 bits.
+  if (text_.size() - (end - begin) + replacement.size() > UINT32_MAX) return nullptr;
   TSInputEdit e = input_edit(text_, begin, end, replacement);
   std::string text;
   text.reserve(text_.size() - (end - begin) + replacement.size());

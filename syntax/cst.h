@@ -201,7 +201,8 @@ class SyntaxTree {
                                 std::string_view replacement);
   // Replaces bytes [begin, end) of this tree's text with `replacement` and re-parses
   // incrementally (from scratch when the result has syntax errors, whose recovery would depend
-  // on the old tree); null when the range is not inside the text.
+  // on the old tree); null when the range is not inside the text or the new text would not
+  // fit tree-sitter's 32-bit offsets.
   std::unique_ptr<SyntaxTree> edit(uint32_t begin, uint32_t end,
                                    std::string_view replacement) const;
   ~SyntaxTree();
