@@ -82,6 +82,7 @@ CheckResult check_tree(std::shared_ptr<const syntax::SyntaxTree> tree,
     });
   syntax::FrontendResult fe = syntax::parse_tree(tree, diags);
   result.module = fe.module;
+  result.symbols = fe.symbols;
   lint::WrittenFacts facts = lint::collect_written_facts(*fe.module);
   facts.incomplete_module = !fe.failed_functions.empty();
   facts.is_module_class = fe.is_module_class;

@@ -11,6 +11,7 @@
 #include "ir/diagnostic.h"
 #include "ir/module.h"
 #include "syntax/cst.h"
+#include "syntax/symbol_index.h"
 
 namespace relax::analysis {
 
@@ -32,6 +33,8 @@ struct CheckResult {
   // The normalized module (for the language server's hovers); never null.
   ir::Ref<ir::IRModule> module;
   std::shared_ptr<const syntax::SyntaxTree> tree;
+  // The front end's definitions and uses (null only when the text was not parsed).
+  std::shared_ptr<const syntax::SymbolIndex> symbols;
 
   size_t count(ir::Severity severity) const;
 };

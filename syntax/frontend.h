@@ -11,6 +11,7 @@
 #include "ir/diagnostic.h"
 #include "ir/module.h"
 #include "syntax/cst.h"
+#include "syntax/symbol_index.h"
 
 namespace relax::syntax {
 
@@ -23,6 +24,8 @@ struct FrontendResult {
   std::vector<std::string> failed_functions;
   // The syntax tree the module was built from (spans point into its text).
   std::shared_ptr<const SyntaxTree> tree;
+  // Where each name the front end resolved is defined and used. Never null after parse_tree.
+  std::shared_ptr<const SymbolIndex> symbols;
 };
 
 // Builds the module of a parsed file. Syntax errors (ERROR and MISSING nodes) are reported

@@ -69,8 +69,43 @@ void Frontend::pop_scope() {
   if (scopes_.size() > 1) scopes_.pop_back();
 }
 
+namespace {
+
+// The index's kind for an object a name is bound to, or nullopt for values that are not
+// symbols (aliases of expressions, struct info kept in a name, namespaces).
+std::optional<SymbolKind> symbol_kind_of(const Value& value, Dialect dialect) {
+  if (!value.is_object()) return std::nullopt;
+  switch (value.object()->kind()) {
+    case ir::ObjectKind::kVar:
+      return SymbolKind::kVariable;
+    case ir::ObjectKind::kDataflowVar:
+      return SymbolKind::kDataflowVariable;
+    case ir::ObjectKind::kGlobalVar:
+      return SymbolKind::kFunction;
+    case ir::ObjectKind::kTirVar:
+      return dialect == Dialect::kTir ? SymbolKind::kTirVar : SymbolKind::kSymbolicVar;
+    case ir::ObjectKind::kBuffer:
+      return SymbolKind::kBuffer;
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace
+
 void Frontend::define(const std::string& name, Value value) {
+  if (auto kind = symbol_kind_of(value, dialect)) {
+    ir::Span at = value.span();
+    if (!at.is_known() || at.file != file() || at.end > tree_.text().size() ||
+        std::string_view(tree_.text()).substr(at.begin, at.size()) != name)
+      at = ir::Span::unknown();
+    symbols.define(*kind, name, at, value.object());
+  }
   scopes_.back().names[name] = std::move(value);
+}
+
+void Frontend::note_use(const Value& value, ir::Span at) {
+  if (value.is_object()) symbols.use(value.object().get(), at);
 }
 
 void Frontend::define_global(const std::string& name, Value value) {

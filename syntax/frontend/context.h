@@ -16,6 +16,7 @@
 #include "ir/module.h"
 #include "syntax/cst.h"
 #include "syntax/frontend/value.h"
+#include "syntax/symbol_index.h"
 
 namespace relax::syntax {
 
@@ -94,12 +95,16 @@ class Frontend {
   // --- Scopes ----------------------------------------------------------------------------------
   void push_scope();
   void pop_scope();
-  // Defines `name` in the innermost scope (shadowing outer ones).
+  // Defines `name` in the innermost scope (shadowing outer ones). A Relax variable, a
+  // GlobalVar, a TIR variable or a buffer is also entered in the symbol index, defined at the
+  // value's span when that span is the name itself (else by its first use).
   void define(const std::string& name, Value value);
   // Defines `name` in the outermost (module) scope.
   void define_global(const std::string& name, Value value);
   // Innermost definition of `name`, or null.
   const Value* lookup(std::string_view name) const;
+  // Records that `value` (a looked-up name) is used at `at`, for the symbol index.
+  void note_use(const Value& value, ir::Span at);
   size_t scope_depth() const { return scopes_.size(); }
   // Names that failed to define (a statement with an error): uses stay silent.
   void poison(const std::string& name) { define(name, Value::error()); }
@@ -132,6 +137,9 @@ class Frontend {
   // Evaluates the content of a string that holds an expression (`"n * 2"` in a shape), with
   // spans pointing into the string literal `string_node`.
   Value eval_string_expr(const Value& string_value, Node string_node);
+  // The span of a string literal's content (`n` in `"n"`), or the literal's span when the two
+  // differ (escapes) or the node is not the literal.
+  ir::Span string_content_span(const Value& string_value, Node string_node) const;
   // Calls a builtin by canonical name (the callee of `node`), reporting unknown names.
   Value call_builtin(CallArgs& call);
   // Python operators on values: literals fold, PrimExprs build TIR arithmetic, Relax
@@ -164,6 +172,7 @@ class Frontend {
 
   // --- State the dialect parsers share ---------------------------------------------------------
   ir::Ref<ir::IRModule> module;  // the module being built
+  SymbolIndex symbols;           // definitions and uses of the names resolved so far
   std::string module_name = "Module";
   bool in_module_class = false;
   Dialect dialect = Dialect::kNone;

@@ -109,7 +109,10 @@ Value Frontend::eval_node(Node expr) {
   switch (expr.kind()) {
     case NodeKind::kIdentifier: {
       std::string name(expr.text());
-      if (const Value* v = lookup(name)) return v->with_span(span);
+      if (const Value* v = lookup(name)) {
+        note_use(*v, span);
+        return v->with_span(span);
+      }
       error("E0201", expr, "unknown name `" + name + "`");
       return Value::error(span);
     }
@@ -222,7 +225,10 @@ Value Frontend::eval_node(Node expr) {
         return Value::ns(canonical_path(object.as_string() + "." + attr), span);
       if (object.is_module_ref()) {
         if (module) {
-          if (auto gv = module->global_var(attr)) return Value::object(gv, span);
+          if (auto gv = module->global_var(attr)) {
+            symbols.use(gv.get(), attr_node.span());
+            return Value::object(gv, span);
+          }
         }
         error("E0202", attr_node,
               "cannot find the function `" + attr + "` in the current IRModule");
@@ -757,6 +763,15 @@ Value Frontend::binary_op(const std::string& op, const Value& lhs, const Value& 
 
 // --- Embedded expressions in strings ---------------------------------------------------------
 
+ir::Span Frontend::string_content_span(const Value& string_value, Node string_node) const {
+  ir::Span span = string_value.span();
+  if (!string_node || string_node.span() != span) return span;
+  uint32_t begin = string_node.start() + decode_string(string_node.text()).content_offset;
+  auto end = static_cast<uint32_t>(begin + string_value.as_string().size());
+  if (end > span.end) return span;  // escapes: the content is not the text
+  return ir::Span{span.file, begin, end};
+}
+
 Value Frontend::eval_string_expr(const Value& string_value, Node string_node) {
   const std::string& content = string_value.as_string();
   ir::Span span = string_value.span();
@@ -765,7 +780,10 @@ Value Frontend::eval_string_expr(const Value& string_value, Node string_node) {
                     (std::isalpha(static_cast<unsigned char>(content[0])) || content[0] == '_');
   for (char c : content) identifier &= std::isalnum(static_cast<unsigned char>(c)) || c == '_';
   if (identifier) {
-    if (const Value* v = lookup(content)) return v->with_span(span);
+    if (const Value* v = lookup(content)) {
+      note_use(*v, string_content_span(string_value, string_node));
+      return v->with_span(span);
+    }
     error("E0201", span, "unknown name `" + content + "`");
     return Value::error(span);
   }

@@ -291,6 +291,8 @@ class ModuleParser {
     std::string name(cls.field(Field::kName).text());
     fe_.module->name = name;
     fe_.module_name = name;
+    fe_.symbols.define(SymbolKind::kModule, name, cls.field(Field::kName).span(), nullptr);
+    fe_.symbols.set_extent_of_last(decorated.span());
     fe_.define_global(name, Value::module_ref());
     if (Node supers = cls.field(Field::kSuperclasses)) {
       fe_.error("E0237", supers, "an IRModule class takes no base classes");
@@ -349,15 +351,24 @@ class ModuleParser {
       p.gvar = make<ir::GlobalVar>(name);
       p.gvar->span = p.def.field(Field::kName).span();
       fe_.module->add(p.gvar, nullptr);
+      // Indexed before any body is built, so calls in earlier functions resolve; a function
+      // that fails to build keeps its symbol (an outline never loses it).
+      fe_.symbols.define(SymbolKind::kFunction, name, p.gvar->span, p.gvar);
+      fe_.symbols.set_extent(p.gvar.get(), p.decorated.span());
     }
     for (const auto& ext : externs_) {
       auto gvar = make<ir::GlobalVar>(ext.name);
       gvar->span = ext.node.field(Field::kLeft).span();
       gvar->struct_info = ext.func->struct_info;
       fe_.module->add(gvar, ext.func);
+      fe_.symbols.define(SymbolKind::kFunction, ext.name, gvar->span, gvar);
+      fe_.symbols.set_extent(gvar.get(), ext.node.span());
     }
     for (PendingFunction& p : pending_) {
-      if (p.kind == DefKind::kRelax) declare_relax_function(fe_, p.decorated, p.gvar);
+      if (p.kind != DefKind::kRelax) continue;
+      fe_.symbols.set_function(p.gvar->name);
+      declare_relax_function(fe_, p.decorated, p.gvar);
+      fe_.symbols.set_function("");
     }
     for (PendingFunction& p : pending_) {
       if (p.kind == DefKind::kUnknown) continue;
@@ -368,6 +379,7 @@ class ModuleParser {
         continue;
       }
       size_t errors_before = fe_.error_count();
+      fe_.symbols.set_function(p.gvar->name);
       ir::ObjectRef func;
       if (p.kind == DefKind::kRelax) {
         fe_.dialect = Dialect::kRelax;
@@ -377,6 +389,7 @@ class ModuleParser {
         func = parse_prim_func(fe_, p.decorated, p.gvar);
       }
       fe_.dialect = Dialect::kNone;
+      fe_.symbols.set_function("");
       // A function with a syntax error inside is left out even if its parser recovered.
       if (!func || fe_.error_count() > errors_before || p.decorated.has_error()) {
         failed_.push_back(p.gvar->name);
@@ -548,6 +561,8 @@ FrontendResult parse_tree(std::shared_ptr<const SyntaxTree> tree, ir::Diagnostic
   register_tir_builtins(fe);
   ModuleParser parser(fe);
   FrontendResult result = parser.run(tree->root());
+  fe.symbols.finish();
+  result.symbols = std::make_shared<const SymbolIndex>(std::move(fe.symbols));
   result.tree = std::move(tree);
   return result;
 }

@@ -803,6 +803,7 @@ class FunctionParser {
       for (Node st : stmts) statement(st);
       for (const auto& [name, node] : outputs) {
         const Value* v = fe_.lookup(name);
+        if (v) fe_.note_use(*v, node.span());
         exported.emplace_back(name, v ? *v : Value::error());
       }
     }

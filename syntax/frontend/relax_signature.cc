@@ -207,18 +207,20 @@ DecoratorFlags read_decorator(Frontend& fe, Node decorated) {
 // then the return annotation and the parameters in order.
 Signature parse_signature(Frontend& fe, Node def, FunctionState& st) {
   Signature sig;
-  auto define_symbolic = [&](const std::string& name, ir::Span span) {
+  // `names_it`: `span` is the name's own definition; otherwise the variable is defined by the
+  // first shape string that uses it (the symbol index takes that as its definition).
+  auto define_symbolic = [&](const std::string& name, ir::Span span, bool names_it) {
     if (st.symbolic_vars.count(name)) return;
     auto var = make<ir::tir::Var>(name, ir::DataType::Int64());
     var->span = span;
     st.symbolic_vars[name] = var;
-    fe.define(name, Value::object(var, span));
+    fe.define(name, Value::object(var, names_it ? span : ir::Span::unknown()));
   };
   if (Node tps = def.field(Field::kTypeParameters)) {
     for (Node tp : tps.named_children()) {
       if (tp.kind() != NodeKind::kTypeParameter) continue;
       Node name = tp.field(Field::kName);
-      if (name) define_symbolic(std::string(name.text()), name.span());
+      if (name) define_symbolic(std::string(name.text()), name.span(), true);
     }
   }
   Node params = def.field(Field::kParameters);
@@ -234,8 +236,8 @@ Signature parse_signature(Frontend& fe, Node def, FunctionState& st) {
   std::vector<std::string> param_strings = std::move(names.shape_strings);
   names.shape_strings.clear();
   scan_annotation(fe, ret, false, names, depth);
-  for (const auto& n : names.type_vars) define_symbolic(n, def.field(Field::kName).span());
-  for (const auto& n : param_strings) define_symbolic(n, def.field(Field::kName).span());
+  for (const auto& n : names.type_vars) define_symbolic(n, def.field(Field::kName).span(), false);
+  for (const auto& n : param_strings) define_symbolic(n, def.field(Field::kName).span(), false);
 
   st.in_signature = true;
   std::set<std::string> seen;
@@ -260,6 +262,7 @@ Signature parse_signature(Frontend& fe, Node def, FunctionState& st) {
         var->span = name_node.span();
         sig.params.push_back(var);
         fe.define(name, Value::object(var, var->span));
+        fe.symbols.set_kind(var.get(), SymbolKind::kParameter);
         break;
       }
       case NodeKind::kIdentifier:

@@ -64,15 +64,19 @@ Ref<PrimExpr> to_dim(Frontend& fe, const Value& v) {
     case Value::Kind::kString: {
       const std::string& s = v.as_string();
       if (is_identifier(s)) {
+        ir::Span name_span = fe.string_content_span(v, string_node_of(fe, v));
         if (const Value* found = fe.lookup(s)) {
           if (found->is_error()) return nullptr;
-          if (!found->is_string()) return to_dim(fe, found->with_span(span));
+          if (!found->is_string()) {
+            fe.note_use(*found, name_span);
+            return to_dim(fe, found->with_span(span));
+          }
         }
         FunctionState* st = current_state();
         if (st && st->in_signature) {
           auto var = new_symbolic_var(s, span);
           st->symbolic_vars[s] = var;
-          fe.define(s, Value::object(var, span));
+          fe.define(s, Value::object(var, name_span));
           return var;
         }
         fe.error(codes::kDim, span, "undefined symbolic variable `" + s + "`")

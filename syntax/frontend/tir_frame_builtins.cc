@@ -196,7 +196,7 @@ bool StmtParser::frame_builtin(const std::string& name, const CallArgs& call,
       }
       var = make<Var>(target.empty() ? "v" : target, t);
     }
-    if (!target.empty()) fe_.define(target, Value::object(var));
+    if (!target.empty()) fe_.define(target, Value::object(var, targets[0].span()));
     sink.open(
         [var, value](Ref<Stmt> body) -> Ref<Stmt> { return make<LetStmt>(var, value, body); });
     return true;
@@ -315,6 +315,7 @@ bool StmtParser::axis_builtin(const std::string& name, const CallArgs& call,
       frame->block->iter_vars.push_back(iv);
       frame->iter_values.push_back(var);
       fe_.define(iv_var->name, Value::object(iv_var, targets[i].span()));
+      fe_.symbols.set_kind(iv_var.get(), SymbolKind::kBlockVar);
     }
     return true;
   }
@@ -369,7 +370,10 @@ bool StmtParser::axis_builtin(const std::string& name, const CallArgs& call,
   if (!targets.empty()) var->span = targets[0].span();
   frame->block->iter_vars.push_back(make<IterVar>(dom, var, type));
   frame->iter_values.push_back(binding);
-  if (!targets.empty()) fe_.define(var_name, Value::object(var, targets[0].span()));
+  if (!targets.empty()) {
+    fe_.define(var_name, Value::object(var, targets[0].span()));
+    fe_.symbols.set_kind(var.get(), SymbolKind::kBlockVar);
+  }
   return true;
 }
 
@@ -423,7 +427,7 @@ void StmtParser::buffer_decl_builtin(const std::string& name, const CallArgs& ca
       a->span = span;
       return a;
     });
-    if (!target.empty()) fe_.define(target, Value::object(var));
+    if (!target.empty()) fe_.define(target, Value::object(var, targets[0].span()));
     return;
   }
   bool is_match = name == "T.match_buffer";
@@ -530,7 +534,7 @@ void StmtParser::buffer_decl_builtin(const std::string& name, const CallArgs& ca
   } else {
     root_allocs_.push_back(buffer);
   }
-  if (!target.empty()) fe_.define(target, Value::object(buffer));
+  if (!target.empty()) fe_.define(target, Value::object(buffer, targets[0].span()));
 }
 
 void StmtParser::thread_builtin(const std::string& name, const CallArgs& call,
@@ -568,7 +572,7 @@ void StmtParser::thread_builtin(const std::string& name, const CallArgs& call,
     auto var = make<Var>(target, t);
     auto iv = make<IterVar>(nullptr, var, IterType::kThreadIndex, *tag);
     env_threads_[var.get()] = iv;
-    if (!target.empty()) fe_.define(target, Value::object(var));
+    if (!target.empty()) fe_.define(target, Value::object(var, targets[0].span()));
     return;
   }
   ArgBinder args(fe_, call, {"thread", "extent"});
@@ -614,7 +618,7 @@ void StmtParser::thread_builtin(const std::string& name, const CallArgs& call,
     s->span = span;
     return s;
   });
-  if (!target.empty()) fe_.define(target, Value::object(iv->var));
+  if (!target.empty()) fe_.define(target, Value::object(iv->var, targets[0].span()));
 }
 
 // `n = T.meta_var(v)`: the name stands for the value itself while parsing (a Python number

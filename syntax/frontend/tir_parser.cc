@@ -93,7 +93,7 @@ void StmtParser::parse_params(Node def) {
       std::string n(name.text());
       auto var = make<Var>(n, DataType::Int64());
       var->span = name.span();
-      fe_.define(n, Value::object(var));
+      fe_.define(n, Value::object(var, name.span()));
       fe_.define("__tir_typevar__" + n, Value::object(var));
     }
   }
@@ -127,7 +127,7 @@ void StmtParser::parse_params(Node def) {
       handle->span = name_node.span();
       func_->params.push_back(handle);
       func_->buffer_map.emplace_back(handle, buffer);
-      fe_.define(name, ann);
+      fe_.define(name, ann.with_span(name_node.span()));
       continue;
     }
     Ref<Var> var;
@@ -156,7 +156,8 @@ void StmtParser::parse_params(Node def) {
     var->name = name;
     var->span = name_node.span();
     func_->params.push_back(var);
-    fe_.define(name, Value::object(var));
+    fe_.define(name, Value::object(var, name_node.span()));
+    fe_.symbols.set_kind(var.get(), SymbolKind::kTirParameter);
   }
 }
 

@@ -272,14 +272,14 @@ void StmtParser::parse_expr_stmt(Node stmt, StmtSink& sink) {
 void StmtParser::bind_value(const std::string& name, const Value& value, Node at, StmtSink& sink) {
   if (auto buffer = value.as<Buffer>()) {
     if (buffer->name.empty()) name_buffer(buffer, name);
-    fe_.define(name, value);
+    fe_.define(name, value.with_span(at.span()));
     return;
   }
   // A fresh variable (`T.int64()`, or `T.Var("n", "int64")` not yet bound) takes the name.
   if (auto var = value.as<Var>(); var && (var->name.empty() || fe_.take_unbound_var(var.get()))) {
     var->name = name;
     if (!var->span.is_known()) var->span = at.span();
-    fe_.define(name, value);
+    fe_.define(name, value.with_span(at.span()));
     return;
   }
   if (value.is<Stmt>()) {
@@ -760,6 +760,7 @@ void StmtParser::parse_for(Node stmt, StmtSink& sink) {
         tuple.push_back(var);
       else
         fe_.define(loops[i].var->name, var);
+      fe_.symbols.set_kind(loops[i].var.get(), SymbolKind::kLoopVar);
       loops_.emplace_back(loops[i].var.get(), make<Range>(loops[i].min, loops[i].extent));
     }
     if (as_tuple) fe_.define(std::string(targets[0].text()), Value::tuple(tuple, left.span()));
