@@ -297,7 +297,9 @@ class FunctionParser {
     Ref<ir::Var> var = temp_var();
     var->span = value->span;
     if (auto c = value.as_ptr<ir::Call>()) var->struct_info = implied_sinfo(*c);
-    bb_->current.push_back(make<ir::VarBinding>(var, value));
+    auto binding = make<ir::VarBinding>(var, value);
+    binding->span = value->span;  // the text it stands for: the nested call
+    bb_->current.push_back(binding);
     return var;
   }
 
