@@ -12,6 +12,7 @@ packages=(
   catch2
   libdlpack-dev
   libcli11-dev
+  libjemalloc-dev
   zlib1g-dev libzstd-dev libedit-dev libxml2-dev libffi-dev
   # the fuzz preset (scripts/fuzz.sh): clang 19 and its libFuzzer and sanitizer runtimes
   clang-19 libclang-rt-19-dev
