@@ -50,11 +50,10 @@ struct FormatResult {
 FormatResult format_text(std::string_view text, const FormatOptions& options,
                          ir::DiagnosticBag& diags, const std::string& name = "<input>");
 
-// A replacement of the bytes [start, end) of the original text, with the same range as
-// 0-based line/column (columns in bytes) for editors.
+// A replacement of the bytes [start, end) of the original text. Editors get line/column
+// positions from ir::LineIndex, in the encoding they use.
 struct TextEdit {
   uint32_t start = 0, end = 0;
-  uint32_t start_line = 0, start_column = 0, end_line = 0, end_column = 0;
   std::string text;
 };
 

@@ -5,8 +5,6 @@
 
 #include <cstdint>
 #include <string>
-#include <unordered_map>
-#include <vector>
 
 #include "ir/span.h"
 
@@ -23,20 +21,11 @@ struct SourceRange {
 
 SourceRange source_range(const ir::Span& span);
 
-// Converts the spans of one rendering. Counting characters from the start of the line for each
-// span would cost a whole line per diagnostic (quadratic for thousands of diagnostics on one
-// generated line); a long line instead gets a table of character counts every
-// kCheckpointBytes, once, and each conversion scans at most that much.
+// Converts the spans of one rendering (ir::LineIndex makes each conversion cheap however long
+// the line, so thousands of diagnostics on one generated line stay linear).
 class SourceRanges {
  public:
   SourceRange operator()(const ir::Span& span);
-  static constexpr uint32_t kCheckpointBytes = 1024;
-
- private:
-  // The characters in the first `bytes` bytes of `line` (line `index` of file `file`).
-  uint32_t characters(uint32_t file, uint32_t index, std::string_view line, uint32_t bytes);
-  // For each long line seen (file << 32 | line): the characters before each checkpoint.
-  std::unordered_map<uint64_t, std::vector<uint32_t>> checkpoints_;
 };
 
 }  // namespace relax::analysis

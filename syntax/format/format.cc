@@ -418,21 +418,6 @@ FormatResult format_text(std::string_view text, const FormatOptions& options,
 
 namespace {
 
-struct LineIndex {
-  std::vector<uint32_t> starts;
-  explicit LineIndex(std::string_view text) {
-    starts.push_back(0);
-    for (uint32_t i = 0; i < text.size(); ++i) {
-      if (text[i] == '\n') starts.push_back(i + 1);
-    }
-  }
-  void position(uint32_t offset, uint32_t& line, uint32_t& column) const {
-    auto it = std::upper_bound(starts.begin(), starts.end(), offset);
-    line = static_cast<uint32_t>((it - starts.begin()) - 1);
-    column = offset - starts[line];
-  }
-};
-
 std::vector<TextEdit> edits_between(std::string_view before, std::string_view after,
                                     const std::vector<format::Hunk>& hunks) {
   std::vector<std::string_view> a = format::split_lines(before);
@@ -442,7 +427,6 @@ std::vector<TextEdit> edits_between(std::string_view before, std::string_view af
     a_off[i + 1] = a_off[i] + static_cast<uint32_t>(a[i].size());
   for (size_t i = 0; i < b.size(); ++i)
     b_off[i + 1] = b_off[i] + static_cast<uint32_t>(b[i].size());
-  LineIndex index(before);
   std::vector<TextEdit> edits;
   for (const format::Hunk& h : hunks) {
     uint32_t s0 = a_off[h.a_begin], s1 = a_off[h.a_end];
@@ -460,8 +444,6 @@ std::vector<TextEdit> edits_between(std::string_view before, std::string_view af
     e.start = s0;
     e.end = s1;
     e.text = std::string(after.substr(t0, t1 - t0));
-    index.position(s0, e.start_line, e.start_column);
-    index.position(s1, e.end_line, e.end_column);
     edits.push_back(std::move(e));
   }
   return edits;

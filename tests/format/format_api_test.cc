@@ -2,6 +2,7 @@
 // language server (whole document and range), unified diffs, and the checks' building blocks.
 #include <catch2/catch.hpp>
 
+#include "ir/source.h"
 #include "syntax/cst.h"
 #include "syntax/format.h"
 #include "syntax/format/verify.h"
@@ -83,8 +84,9 @@ TEST_CASE("format_edits returns the minimal edits") {
   ir::DiagnosticBag diags;
   auto edits = syntax::format_edits(text, {}, diags);
   REQUIRE(edits.size() == 1);
-  CHECK(edits[0].start_line == 1);
-  CHECK(edits[0].end_line == 1);
+  ir::LineIndex lines(text);
+  CHECK(lines.position(edits[0].start).line == 1);
+  CHECK(lines.position(edits[0].end).line == 1);
   CHECK(apply_edits(text, edits) == "a = 1\nb = foo(1, 2)\nc = 3\n");
   // Nothing to do on formatted text, or on text that cannot be formatted.
   CHECK(syntax::format_edits("a = 1\n", {}, diags).empty());
