@@ -62,6 +62,7 @@ CheckResult check_tree(std::shared_ptr<const syntax::SyntaxTree> tree,
   lint::NoqaMap noqa;
   if (options.honour_noqa && tree) noqa = lint::collect_noqa(*tree);
   auto source = tree ? ir::SourceManager::global().get(tree->file()) : nullptr;
+  result.source = source;
   // Every diagnostic points into the file, at its start when nothing better is known.
   auto located = [&](ir::Span span) {
     return !span.is_known() && tree ? ir::Span{tree->file(), 0, 0} : span;

@@ -10,6 +10,7 @@
 #include "analysis/lint/suppression.h"
 #include "ir/diagnostic.h"
 #include "ir/module.h"
+#include "ir/source.h"
 #include "syntax/cst.h"
 #include "syntax/symbol_index.h"
 
@@ -35,6 +36,9 @@ struct CheckResult {
   std::shared_ptr<const syntax::SyntaxTree> tree;
   // The front end's definitions and uses (null only when the text was not parsed).
   std::shared_ptr<const syntax::SymbolIndex> symbols;
+  // The text the spans point into, as it was checked (a document's file id keeps its number
+  // when the editor changes the text; this is the version these results belong to).
+  std::shared_ptr<const ir::SourceFile> source;
 
   size_t count(ir::Severity severity) const;
 };

@@ -602,6 +602,7 @@ class FunctionParser {
         }
         // `n = T.int64(is_size_var=True)` marks the signature's variable as a size variable.
         if (fresh->is_size_var) prev->is_size_var = true;
+        fe_.note_use(*existing, name_node.span());  // a re-declaration names the same variable
         fe_.define(name, *existing);
         return;
       }
