@@ -340,7 +340,8 @@ TEST_CASE("derive call result struct info") {
         "R.Shape([30, 3])");
 
   // Extern functions derive their result from the call's sinfo_args.
-  std::vector<Ref<StructInfo>> sinfo_args{tensor({2}, "float32"), shape(1)};
+  // `tensor({Dim(2)}, ...)`: a braced `{2}` alone would also match tensor(int ndim, ...).
+  std::vector<Ref<StructInfo>> sinfo_args{tensor({Dim(2)}, "float32"), shape(1)};
   CHECK(text(analysis::derive_call_ret_struct_info(*analysis::extern_func_struct_info(), {}, az(),
                                                    &sinfo_args)
                  .ret) == "R.Tuple(R.Tensor((2,), dtype=\"float32\"), R.Shape(ndim=1))");

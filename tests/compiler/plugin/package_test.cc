@@ -60,6 +60,11 @@ TEST_CASE("package: examples/cpp builds out of tree against an installed relax")
                                         "-DCMAKE_CXX_COMPILER=" RELAX_CXX_COMPILER};
   if (std::string(RELAX_CXX_COMPILER_LAUNCHER).size())
     configure.push_back("-DCMAKE_CXX_COMPILER_LAUNCHER=" RELAX_CXX_COMPILER_LAUNCHER);
+  if (std::string(RELAX_CONSUMER_FLAGS).size()) {
+    for (const char* var :
+         {"CMAKE_CXX_FLAGS", "CMAKE_EXE_LINKER_FLAGS", "CMAKE_MODULE_LINKER_FLAGS"})
+      configure.push_back(std::string("-D") + var + "=" RELAX_CONSUMER_FLAGS);
+  }
   auto configured = run_command(configure);
   require_ok(configured);
   // The package was found in the prefix, with the libraries' own dependencies.
