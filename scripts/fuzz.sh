@@ -3,6 +3,8 @@
 # corpora into build/fuzz/seeds and runs each harness for a bounded time, several at once.
 # A crash, a broken property, a leak, a timeout or running out of memory fails the script; the
 # input is saved under build/fuzz/artifacts/<harness>/ (docs/fuzzing.md says what to do next).
+# The mutations follow FUZZ_SEED (1 unless set), so that a run is repeatable; set another
+# seed (or `FUZZ_SEED=0`, libFuzzer's random one) to explore further.
 # Usage: scripts/fuzz.sh [--time SECONDS] [--jobs N] [--full-corpus] [HARNESS...]
 #   default: every harness for 60 s, as many at once as there are cores, seeded with the
 #   repository's files and every 32nd conformance module (--full-corpus: all of them)
@@ -18,7 +20,7 @@ while (($#)); do
     --time) time_s=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
     --full-corpus) every=1; shift ;;
-    -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
     *) harnesses+=("$1"); shift ;;
   esac
@@ -55,11 +57,14 @@ run_one() {
   [[ -d tests/fuzz_regressions/$h ]] && regressions=(tests/fuzz_regressions/$h)
   # The first folder receives what the run finds; the others are read only.
   "$build/fuzz/$h" "$corpus" "$build/seeds/$seeds" "${regressions[@]}" "${dict[@]}" \
-    -max_total_time="$time_s" -rss_limit_mb=2048 -timeout=25 -max_len=65536 \
+    -max_total_time="$time_s" -seed="${FUZZ_SEED:-1}" -rss_limit_mb=2048 -timeout=25 -max_len=65536 \
     -artifact_prefix="$artifacts" -print_final_stats=1 >"$build/logs/$h.log" 2>&1
 }
 
 mkdir -p "$build/logs"
+# The `relax` command runs on a 256 MiB stack (cli/main.cc) so that the deepest input the depth
+# limits admit fits even with a sanitizer's larger frames; the harnesses get the same.
+ulimit -s 262144 2>/dev/null || ulimit -s unlimited 2>/dev/null || true
 declare -A pid_of
 start=$SECONDS
 for h in "${harnesses[@]}"; do

@@ -6,6 +6,8 @@
 #include <tree_sitter/api.h>
 #include <algorithm>
 #include <cstring>
+#include <iterator>
+#include <utility>
 #include <vector>
 
 #include "syntax/format/literals.h"
@@ -24,8 +26,12 @@ struct Pair {
 constexpr Pair kTirNames[] = {{"block", "sblock"}, {"block_attr", "sblock_attr"}};
 // `R.<name>` attribute names.
 constexpr Pair kRelaxNames[] = {{"Object", "Any"}};
-// Keyword argument names of `R.` calls.
+// Keyword argument names of `R.` calls: `sinfo_args` of any op call; `out_sinfo` only of the
+// calls that read it as the output struct info (for another op it is an attribute, whose name
+// renaming would change the IR).
 constexpr Pair kRelaxKeywords[] = {{"out_sinfo", "out_ty"}, {"sinfo_args", "ty_args"}};
+constexpr std::string_view kOutSinfoCalls[] = {"call_tir", "call_tir_inplace", "call_tir_with_grad",
+                                               "call_dps_packed"};
 // String literal values.
 constexpr Pair kStrings[] = {{"tir.noalias", "tirx.noalias"}};
 // String literal values renamed in both profiles (the old FP8 names predate both).
@@ -62,7 +68,8 @@ bool is_name(const syntax::Node& n, std::string_view name) {
 
 // The object name of the function of the call that holds a keyword argument (`R` in
 // `R.call_tir(..., out_sinfo=...)`), or "".
-std::string_view callee_object(const syntax::Node& keyword) {
+// The callee `R.f` of the call a keyword argument belongs to, as {"R", "f"} (empty otherwise).
+std::pair<std::string_view, std::string_view> callee_of(const syntax::Node& keyword) {
   syntax::Node args = keyword.parent();
   if (!args || args.kind() != NodeKind::kArgumentList) return {};
   syntax::Node call = args.parent();
@@ -70,7 +77,13 @@ std::string_view callee_object(const syntax::Node& keyword) {
   syntax::Node fn = call.field(Field::kFunction);
   if (!fn || fn.kind() != NodeKind::kAttribute) return {};
   syntax::Node object = fn.field(Field::kObject);
-  return object && object.kind() == NodeKind::kIdentifier ? object.text() : std::string_view();
+  syntax::Node method = fn.field(Field::kAttribute);
+  if (!object || object.kind() != NodeKind::kIdentifier || !method) return {};
+  return {object.text(), method.text()};
+}
+
+std::string_view callee_object(const syntax::Node& keyword) {
+  return callee_of(keyword).first;
 }
 
 class Rewriter {
@@ -127,7 +140,13 @@ class Rewriter {
       case NodeKind::kKeywordArgument: {
         syntax::Node name = n.field(Field::kName);
         if (!name || callee_object(n) != "R") return;
-        if (const char* to = rename(kRelaxKeywords, name.text(), profile_)) replace(name, to);
+        if (const char* to = rename(kRelaxKeywords, name.text(), profile_)) {
+          std::string_view method = callee_of(n).second;
+          bool out_sinfo = name.text() == "out_sinfo" || name.text() == "out_ty";
+          if (!out_sinfo || std::find(std::begin(kOutSinfoCalls), std::end(kOutSinfoCalls),
+                                      method) != std::end(kOutSinfoCalls))
+            replace(name, to);
+        }
         // `out_dtype="void"` (legacy) is `out_dtype=None` (current).
         syntax::Node value = n.field(Field::kValue);
         if (name.text() == "out_dtype" && value) {

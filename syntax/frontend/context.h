@@ -138,7 +138,7 @@ class Frontend {
   // spans pointing into the string literal `string_node`.
   Value eval_string_expr(const Value& string_value, Node string_node);
   // The span of a string literal's content (`n` in `"n"`), or the literal's span when the two
-  // differ (escapes) or the node is not the literal.
+  // differ (escapes, prefixes) and `string_node` (the literal, when known) cannot tell.
   ir::Span string_content_span(const Value& string_value, Node string_node) const;
   // Calls a builtin by canonical name (the callee of `node`), reporting unknown names.
   Value call_builtin(CallArgs& call);

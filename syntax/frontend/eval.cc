@@ -765,9 +765,16 @@ Value Frontend::binary_op(const std::string& op, const Value& lhs, const Value& 
 
 ir::Span Frontend::string_content_span(const Value& string_value, Node string_node) const {
   ir::Span span = string_value.span();
+  const std::string& content = string_value.as_string();
+  // A plain quoted literal ("n", 'n') holds its content right inside the quotes: no tree walk.
+  const std::string& text = tree_.text();
+  if (span.file == file() && tree_.base() == 0 && span.end <= text.size() &&
+      span.size() == content.size() + 2 && (text[span.begin] == '"' || text[span.begin] == '\'') &&
+      text.compare(span.begin + 1, content.size(), content) == 0)
+    return ir::Span{span.file, span.begin + 1, span.end - 1};
   if (!string_node || string_node.span() != span) return span;
   uint32_t begin = string_node.start() + decode_string(string_node.text()).content_offset;
-  auto end = static_cast<uint32_t>(begin + string_value.as_string().size());
+  auto end = static_cast<uint32_t>(begin + content.size());
   if (end > span.end) return span;  // escapes: the content is not the text
   return ir::Span{span.file, begin, end};
 }

@@ -64,7 +64,7 @@ Ref<PrimExpr> to_dim(Frontend& fe, const Value& v) {
     case Value::Kind::kString: {
       const std::string& s = v.as_string();
       if (is_identifier(s)) {
-        ir::Span name_span = fe.string_content_span(v, string_node_of(fe, v));
+        ir::Span name_span = fe.string_content_span(v, Node());
         if (const Value* found = fe.lookup(s)) {
           if (found->is_error()) return nullptr;
           if (!found->is_string()) {

@@ -50,9 +50,11 @@ struct CommandResult {
 // captures stdout and stderr.
 CommandResult run_command(const std::vector<std::string>& argv, const std::string& input = "",
                           const std::filesystem::path& cwd = {});
+
 // The same with the address space limited to `kib` KiB (`ulimit -v`, through /bin/sh), so that
 // a run that would allocate without bound fails (exit code 2 or a signal) instead of taking the
-// machine's memory.
+// machine's memory. Under AddressSanitizer, whose shadow needs terabytes of address space, the
+// limit is on resident memory instead (ASAN_OPTIONS=hard_rss_limit_mb).
 CommandResult run_command_limited(const std::vector<std::string>& argv, size_t kib,
                                   const std::string& input = "");
 
