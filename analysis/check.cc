@@ -87,6 +87,7 @@ CheckResult check_tree(std::shared_ptr<const syntax::SyntaxTree> tree,
   lint::WrittenFacts facts = lint::collect_written_facts(*fe.module);
   facts.incomplete_module = !fe.failed_functions.empty();
   facts.is_module_class = fe.is_module_class;
+  facts.symbols = fe.symbols.get();
   // Past the error limit nothing more is checked.
   if (!diags.limit_reached()) normalize_module(*fe.module, diags);
   WellFormedOptions well_formed;

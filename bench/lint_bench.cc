@@ -52,6 +52,7 @@ int main(int argc, char** argv) {
     t_frontend.push_back(seconds_since(t0));
 
     analysis::lint::WrittenFacts facts = analysis::lint::collect_written_facts(*fe.module);
+    facts.symbols = fe.symbols.get();
     facts.is_module_class = fe.is_module_class;
     t0 = Clock::now();
     analysis::normalize_module(*fe.module, diags);
@@ -101,6 +102,7 @@ int main(int argc, char** argv) {
     ir::DiagnosticBag diags;
     syntax::FrontendResult fe = syntax::parse_text(text, path, diags);
     analysis::lint::WrittenFacts facts = analysis::lint::collect_written_facts(*fe.module);
+    facts.symbols = fe.symbols.get();
     facts.is_module_class = fe.is_module_class;
     analysis::normalize_module(*fe.module, diags);
     for (const auto& rule : analysis::lint::LintRegistry::global().rules()) {

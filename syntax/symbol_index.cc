@@ -97,6 +97,16 @@ void SymbolIndex::use(const ir::Object* object, ir::Span at) {
   occurrences_.push_back({at, found->second, false});
 }
 
+void SymbolIndex::set_shadows(uint32_t id, const ir::Object* previous) {
+  auto found = by_object_.find(previous);
+  if (found != by_object_.end() && found->second != id) symbols_[id].shadows = found->second;
+}
+
+void SymbolIndex::clear_shadows(const ir::Object* object) {
+  auto found = by_object_.find(object);
+  if (found != by_object_.end()) symbols_[found->second].shadows = Symbol::kNoSymbol;
+}
+
 void SymbolIndex::set_kind(const ir::Object* object, SymbolKind kind) {
   auto found = by_object_.find(object);
   if (found != by_object_.end()) symbols_[found->second].kind = kind;
@@ -129,6 +139,10 @@ void SymbolIndex::finish() {
     }
   }
   for (auto& [key, id] : by_definition_) id = new_id[id];
+  for (Symbol& sym : symbols_) {
+    if (sym.shadows != Symbol::kNoSymbol)
+      sym.shadows = new_id[sym.shadows];  // kNoSymbol if dropped
+  }
 
   // The front end may evaluate one expression twice (an annotation scanned, then built): keep
   // each occurrence once.

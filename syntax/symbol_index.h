@@ -47,6 +47,10 @@ struct Symbol {
   ir::ObjectRef object;
   // Every use, in text order (definitions are not uses).
   std::vector<ir::Span> uses;
+  // The symbol of the same name this definition hides (one visible in its scope where it is
+  // defined), or kNoSymbol.
+  static constexpr uint32_t kNoSymbol = UINT32_MAX;
+  uint32_t shadows = kNoSymbol;
 };
 
 // One appearance of a symbol in the text.
@@ -63,10 +67,17 @@ class SymbolIndex {
   // the symbol's id. An object already defined keeps its first definition (re-exporting a
   // dataflow output defines nothing new).
   uint32_t define(SymbolKind kind, std::string name, ir::Span at, ir::ObjectRef object);
+  // Whether `object` is indexed already.
+  bool contains(const ir::Object* object) const { return by_object_.count(object) > 0; }
   // Records a use of `object` at `at`. Objects never defined are not indexed; the first use of a
   // symbolic variable with no definition in the text becomes its definition (one declared by
   // the first shape string that names it).
   void use(const ir::Object* object, ir::Span at);
+  // Records that the symbol `id` hides the indexed `previous` (the front end looked the name up
+  // before defining it); clear_shadows undoes it (an `if`'s later branches rebind its result
+  // name, which hides nothing).
+  void set_shadows(uint32_t id, const ir::Object* previous);
+  void clear_shadows(const ir::Object* object);
   // Changes the kind of an indexed object (parameters are defined as variables first).
   void set_kind(const ir::Object* object, SymbolKind kind);
   void set_extent(const ir::Object* object, ir::Span extent);

@@ -18,6 +18,7 @@
 #include "ir/module.h"
 #include "ir/source.h"
 #include "syntax/cst.h"
+#include "syntax/symbol_index.h"
 
 namespace relax::analysis::lint {
 
@@ -39,6 +40,9 @@ struct WrittenFacts {
   // True when the file defines an `@I.ir_module` class. A file of top-level functions is not a
   // module its members share (TVM prints a lone function as `@R.function(private=True)`).
   bool is_module_class = true;
+  // The front end's definitions and uses (null for a module a pass built): rules that need the
+  // text's scoping read it instead of rebuilding scopes.
+  const syntax::SymbolIndex* symbols = nullptr;
 };
 
 // Reads the written facts of a module fresh from the front end.

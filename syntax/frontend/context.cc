@@ -99,7 +99,11 @@ void Frontend::define(const std::string& name, Value value) {
     if (!at.is_known() || at.file != file() || at.end > tree_.text().size() ||
         std::string_view(tree_.text()).substr(at.begin, at.size()) != name)
       at = ir::Span::unknown();
-    symbols.define(*kind, name, at, value.object());
+    if (!symbols.contains(value.object().get())) {
+      const Value* previous = lookup(name);
+      uint32_t id = symbols.define(*kind, name, at, value.object());
+      if (previous && previous->is_object()) symbols.set_shadows(id, previous->object().get());
+    }
   }
   scopes_.back().names[name] = std::move(value);
 }

@@ -978,6 +978,9 @@ class FunctionParser {
     }
     Ref<ir::StructInfo> sinfo = then_branch->result->struct_info ? then_branch->result->struct_info
                                                                  : else_branch->result->struct_info;
+    // The else branch's binding of the result name hides nothing of its own: the `if`'s variable
+    // (which shares the then branch's symbol) is the one that may shadow an earlier name.
+    fe_.symbols.clear_shadows(else_branch->result.get());
     auto var = make<ir::Var>(name, sinfo);
     var->span = then_branch->result->span;
     auto node = make<ir::If>(cond, then_branch->seq, else_branch->seq);
