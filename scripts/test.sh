@@ -7,15 +7,16 @@
 # FUZZ_TIME seconds each, 45 by default).
 # Usage: scripts/test.sh [dev|asan|fuzz|all]
 set -euo pipefail
+self="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
 cd "$(dirname "$0")/.."
 preset=${1:-dev}
 case $preset in
   dev|asan|fuzz) ;;
   all)
     start=$SECONDS
-    "$0" dev
+    "$self" dev
     echo "test.sh: dev suite done ($((SECONDS - start)) s)"
-    "$0" fuzz
+    "$self" fuzz
     echo "test.sh: sanitizer suite done ($((SECONDS - start)) s)"
     scripts/fuzz.sh --time "${FUZZ_TIME:-45}"
     echo "test.sh: all done ($((SECONDS - start)) s)"
