@@ -23,6 +23,9 @@ namespace relax::syntax {
 enum class Dialect { kNone, kRelax, kTir };
 
 class Frontend;
+namespace relax_fe {
+struct FunctionState;
+}
 
 // The evaluated arguments of a builtin call `R.Tensor((4,), "float32")` (or of a legacy
 // subscript form `T.Buffer[(4,), "float32"]`).
@@ -173,6 +176,11 @@ class Frontend {
   // --- State the dialect parsers share ---------------------------------------------------------
   ir::Ref<ir::IRModule> module;  // the module being built
   SymbolIndex symbols;           // definitions and uses of the names resolved so far
+  // The innermost Relax function being parsed (relax_fe::StateGuard installs it), or null:
+  // state of this parse, so that documents parsed on other threads share none of it.
+  relax_fe::FunctionState* relax_function_state = nullptr;
+  // Whether the file declares module-level TypeVars (relax_signature.cc), once known.
+  std::optional<bool> has_type_vars;
   std::string module_name = "Module";
   bool in_module_class = false;
   Dialect dialect = Dialect::kNone;

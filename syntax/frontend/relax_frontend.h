@@ -45,17 +45,18 @@ struct FunctionState {
 };
 
 // The state of the innermost Relax function being parsed, or null outside functions.
-FunctionState* current_state();
+FunctionState* current_state(Frontend& fe);
 
-// Installs a state for the lifetime of the guard.
+// Installs a state in the front end for the lifetime of the guard.
 class StateGuard {
  public:
-  explicit StateGuard(FunctionState& state);
+  StateGuard(Frontend& fe, FunctionState& state);
   ~StateGuard();
   StateGuard(const StateGuard&) = delete;
   StateGuard& operator=(const StateGuard&) = delete;
 
  private:
+  Frontend& fe_;
   FunctionState* saved_;
 };
 

@@ -119,7 +119,7 @@ class FunctionParser {
     size_t errors_before = fe_.error_count();
     DecoratorFlags flags = read_decorator(fe_, decorated);
     Frontend::ScopeGuard scope(fe_);
-    StateGuard guard(state_);
+    StateGuard guard(fe_, state_);
     Signature sig = parse_signature(fe_, def, state_);
     func_ = make<ir::Function>();
     func_->span = def.field(Field::kName).span();

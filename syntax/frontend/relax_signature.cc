@@ -28,18 +28,11 @@ void add_unique(std::vector<std::string>& v, const std::string& s) {
 }
 
 // Whether the file declares module-level TypeVars (`n = TypeVar("n")`); without any, the
-// signature scan skips name lookups. Cached for the tree being parsed.
+// signature scan skips name lookups. Computed once per parse (the front end keeps it: a cache
+// keyed by the tree would go stale when an edited document's new tree reuses an address).
 bool file_has_type_vars(Frontend& fe) {
-  struct Cache {
-    const SyntaxTree* tree = nullptr;
-    uint32_t file = 0;
-    size_t size = 0;
-    bool value = false;
-  };
-  thread_local Cache cache;
+  if (fe.has_type_vars) return *fe.has_type_vars;
   const SyntaxTree& tree = fe.tree();
-  if (cache.tree == &tree && cache.file == tree.file() && cache.size == tree.text().size())
-    return cache.value;
   bool found = false;
   for (Node stmt : tree.root().named_children()) {
     if (stmt.kind() != NodeKind::kExpressionStatement && stmt.kind() != NodeKind::kAssignment)
@@ -53,7 +46,7 @@ bool file_has_type_vars(Frontend& fe) {
       break;
     }
   }
-  cache = Cache{&tree, tree.file(), tree.text().size(), found};
+  fe.has_type_vars = found;
   return found;
 }
 
@@ -314,7 +307,7 @@ Ref<ir::FuncStructInfo> quiet_signature(Frontend& fe, Node def, bool pure) {
   {
     Frontend::ScopeGuard scope(fe);
     FunctionState st;
-    StateGuard guard(st);
+    StateGuard guard(fe, st);
     Signature sig = parse_signature(fe, def, st);
     if (sig.ok) out = signature_sinfo(sig, pure);
   }

@@ -15,8 +15,6 @@ using ir::make;
 
 namespace {
 
-thread_local FunctionState* g_state = nullptr;
-
 // The string literal node a string value came from (for spans inside embedded expressions).
 Node string_node_of(Frontend& fe, const Value& v) {
   ir::Span span = v.span();
@@ -41,17 +39,18 @@ Ref<ir::tir::Var> new_symbolic_var(const std::string& name, ir::Span span) {
 
 }  // namespace
 
-FunctionState* current_state() {
-  return g_state;
+FunctionState* current_state(Frontend& fe) {
+  return fe.relax_function_state;
 }
 
-StateGuard::StateGuard(FunctionState& state) : saved_(g_state) {
+StateGuard::StateGuard(Frontend& fe, FunctionState& state)
+    : fe_(fe), saved_(fe.relax_function_state) {
   state.parent = saved_;
-  g_state = &state;
+  fe.relax_function_state = &state;
 }
 
 StateGuard::~StateGuard() {
-  g_state = saved_;
+  fe_.relax_function_state = saved_;
 }
 
 Ref<PrimExpr> to_dim(Frontend& fe, const Value& v) {
@@ -72,7 +71,7 @@ Ref<PrimExpr> to_dim(Frontend& fe, const Value& v) {
             return to_dim(fe, found->with_span(span));
           }
         }
-        FunctionState* st = current_state();
+        FunctionState* st = current_state(fe);
         if (st && st->in_signature) {
           auto var = new_symbolic_var(s, span);
           st->symbolic_vars[s] = var;
@@ -92,7 +91,7 @@ Ref<PrimExpr> to_dim(Frontend& fe, const Value& v) {
       return to_dim(fe, inner.with_span(span));
     }
     case Value::Kind::kTypeVar: {
-      for (FunctionState* st = current_state(); st; st = st->parent) {
+      for (FunctionState* st = current_state(fe); st; st = st->parent) {
         auto it = st->symbolic_vars.find(v.as_string());
         if (it != st->symbolic_vars.end()) return it->second;
       }
@@ -115,7 +114,7 @@ Ref<PrimExpr> to_dim(Frontend& fe, const Value& v) {
           }
           auto sym = new_symbolic_var(var->name, var->span);
           var->struct_info = make<ir::PrimStructInfo>(prim->dtype, sym);
-          if (FunctionState* st = current_state()) st->symbolic_vars[var->name] = sym;
+          if (FunctionState* st = current_state(fe)) st->symbolic_vars[var->name] = sym;
           return sym;
         }
       }
