@@ -14,6 +14,10 @@
 
 namespace relax::syntax {
 
+namespace relax_printer {
+struct FunctionState;
+}
+
 struct PrinterContext {
   explicit PrinterContext(const PrintOptions& o, const ir::IRModule* m = nullptr)
       : options(o), module(m) {}
@@ -38,6 +42,8 @@ struct PrinterContext {
   // Symbolic variables the current profile declares as `n = TypeVar("n")` lines above the
   // module or functions (TEXT_FORMAT.md 2.6), by name, sorted as they are printed.
   std::set<std::string> type_vars;
+  // The outermost Relax function being printed (relax_printer::StateGuard installs it), or null.
+  relax_printer::FunctionState* relax_function = nullptr;
 
   bool legacy() const { return options.profile == Profile::kLegacy; }
   // The name a variable, buffer or function was defined with; "<undefined>" marks a bug or a

@@ -20,8 +20,6 @@ namespace relax_printer {
 
 namespace {
 
-thread_local FunctionState* g_state = nullptr;
-
 // Symbolic vars of an expression in first-occurrence order (the order TVM's printer meets them).
 class VarCollector : public ir::tir::Visitor {
  public:
@@ -56,20 +54,8 @@ bool is_type_var_kind(const ir::tir::Var& var) {
 
 }  // namespace
 
-FunctionState* current_state() {
-  return g_state;
-}
-
-StateGuard::StateGuard(FunctionState* state) : saved_(g_state) {
-  g_state = state;
-}
-
-StateGuard::~StateGuard() {
-  g_state = saved_;
-}
-
 std::string print_dim(PrinterContext& ctx, const Ref<PrimExpr>& e) {
-  FunctionState* st = current_state();
+  FunctionState* st = current_state(ctx);
   bool quote = false;
   if (st && e) {
     VarCollector collector;
@@ -326,7 +312,7 @@ std::string call_text(PrinterContext& ctx, const ir::Call& c) {
 }
 
 std::string global_var_text(PrinterContext& ctx, const ir::GlobalVar& g) {
-  FunctionState* st = current_state();
+  FunctionState* st = current_state(ctx);
   if (st && !st->standalone && ctx.module && ctx.module->find(g.name)) {
     if (!st->cls_printed) {
       st->cls_printed = true;

@@ -99,7 +99,7 @@ void print_binding(PrinterContext& ctx, const ir::Binding& b, int depth, Lines& 
     print_function(ctx, *func, name, /*nested=*/true, depth, out);
     return;
   }
-  FunctionState* st = current_state();
+  FunctionState* st = current_state(ctx);
   if (ir::is_void_sinfo(var.struct_info) && st && !st->used.count(&var)) {
     out.push_back({depth, print_relax_expr(ctx, b.value)});
     return;
@@ -139,7 +139,7 @@ void print_seq(PrinterContext& ctx, const ir::SeqExpr& seq, bool use_ret, const 
 
 void print_function(PrinterContext& ctx, const ir::Function& func, const std::string& name,
                     bool nested, int depth, Lines& out) {
-  FunctionState* st = current_state();
+  FunctionState* st = current_state(ctx);
   if (nested) ctx.names.push_frame();
   std::unordered_set<const ir::Object*> signature_vars;
   if (!nested) st->signature_vars = &signature_vars;
@@ -214,7 +214,7 @@ void print_relax_function(PrinterContext& ctx, const ir::Function& func, const s
     UseCollector collector(st.used);
     if (func.body) collector.visit(func.body);
   }
-  StateGuard guard(&st);
+  StateGuard guard(ctx, &st);
   Lines lines;
   print_function(ctx, func, name, /*nested=*/false, 0, lines);
   Writer& w = ctx.writer;
@@ -246,7 +246,7 @@ void print_extern_func(PrinterContext& ctx, const ir::ExternFunc& func, const st
   if (func.struct_info) {
     // An extern function's struct info is printed only when one was given.
     FunctionState st;
-    StateGuard guard(&st);
+    StateGuard guard(ctx, &st);
     text += ", " + print_struct_info(ctx, func.struct_info);
   }
   ctx.writer.line(text + ")");

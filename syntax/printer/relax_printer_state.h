@@ -29,16 +29,22 @@ struct FunctionState {
 };
 
 // The state of the function being printed, or null (one-line texts outside functions).
-FunctionState* current_state();
+inline FunctionState* current_state(PrinterContext& ctx) {
+  return ctx.relax_function;
+}
 
+// Installs a function's state in the printer's context for the lifetime of the guard.
 class StateGuard {
  public:
-  explicit StateGuard(FunctionState* state);
-  ~StateGuard();
+  StateGuard(PrinterContext& ctx, FunctionState* state) : ctx_(ctx), saved_(ctx.relax_function) {
+    ctx.relax_function = state;
+  }
+  ~StateGuard() { ctx_.relax_function = saved_; }
   StateGuard(const StateGuard&) = delete;
   StateGuard& operator=(const StateGuard&) = delete;
 
  private:
+  PrinterContext& ctx_;
   FunctionState* saved_;
 };
 
