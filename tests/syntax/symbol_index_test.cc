@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/module.h"
 #include "syntax/frontend.h"
 #include "tests/support/annotations.h"
 #include "tests/support/test_util.h"
@@ -116,10 +117,16 @@ class Module:
   REQUIRE(functions.size() == 2);
   CHECK(functions[0]->name == "helper");
   CHECK(functions[1]->name == "main");
-  // The symbol's object is the IR's own: the parameter is the function's parameter.
-  auto f = t.result.module->find("helper");
+  // The symbol's object is the IR's own: the parameter is the built function's parameter (the
+  // signature's second build), and the function symbol holds the module's GlobalVar.
+  const ir::IRModule::Member* f = t.result.module->find("helper");
   REQUIRE(f);
-  CHECK(t.index().find(t.defined_at("x").object.get()) == &t.defined_at("x"));
+  auto helper = f->func.as<ir::Function>();
+  REQUIRE(helper);
+  REQUIRE(helper->params.size() == 1);
+  CHECK(t.defined_at("x").object.get() == helper->params[0].get());
+  CHECK(t.index().find(helper->params[0].get()) == &t.defined_at("x"));
+  CHECK(t.defined_at("helper").object.get() == f->gvar.get());
 }
 
 TEST_CASE("symbol index: TIR handles, buffers, loop and block variables") {
