@@ -6,14 +6,35 @@
 
 namespace relax::ide {
 
-Document::Document(std::string name, std::string text, analysis::CheckOptions options)
-    : name_(std::move(name)), options_(std::move(options)) {
-  file_ = ir::SourceManager::global().add(name_, text);
-  tree_ = syntax::SyntaxTree::parse(std::move(text), file_);
+namespace detail {
+// The file id stays registered (ids are never reused) with its text released.
+CheckCache::~CheckCache() {
+  ir::SourceManager::global().replace(file, "");
+}
+}  // namespace detail
+
+std::shared_ptr<const analysis::CheckResult> Snapshot::check() const {
+  std::lock_guard<std::mutex> lock(cache_->mutex);
+  if (cache_->key == key_ && cache_->result) return cache_->result;
+  // The file's text in the SourceManager is the version being checked for as long as the
+  // check runs (the lints and use spans read it there); the lock keeps other versions out.
+  ir::SourceManager::global().replace(cache_->file, tree_->text());
+  auto result =
+      std::make_shared<const analysis::CheckResult>(analysis::check_tree(tree_, options_));
+  // An older snapshot checked late does not replace a newer result.
+  if (cache_->key == UINT64_MAX || key_ >= cache_->key) {
+    cache_->key = key_;
+    cache_->result = result;
+  }
+  return result;
 }
 
-Document::~Document() {
-  ir::SourceManager::global().replace(file_, "");
+Document::Document(std::string name, std::string text, analysis::CheckOptions options)
+    : name_(std::move(name)),
+      options_(std::move(options)),
+      cache_(std::make_shared<detail::CheckCache>()) {
+  cache_->file = ir::SourceManager::global().add(name_, text);
+  tree_ = syntax::SyntaxTree::parse(std::move(text), cache_->file);
 }
 
 bool Document::edit(uint32_t begin, uint32_t end, std::string_view replacement) {
@@ -24,25 +45,28 @@ bool Document::edit(uint32_t begin, uint32_t end, std::string_view replacement) 
 }
 
 void Document::set_text(std::string text) {
-  changed(syntax::SyntaxTree::parse(std::move(text), file_));
+  changed(syntax::SyntaxTree::parse(std::move(text), cache_->file));
 }
 
 void Document::changed(std::unique_ptr<syntax::SyntaxTree> tree) {
-  ir::SourceManager::global().replace(file_, tree->text());
   tree_ = std::move(tree);
-  checked_.reset();
   ++version_;
 }
 
-std::shared_ptr<const analysis::CheckResult> Document::check() {
-  if (!checked_)
-    checked_ = std::make_shared<const analysis::CheckResult>(analysis::check_tree(tree_, options_));
-  return checked_;
+Snapshot Document::snapshot() const {
+  Snapshot s;
+  s.tree_ = tree_;
+  s.version_ = version_;
+  // Versions and option changes both order the cache: the epoch is the high part.
+  s.key_ = options_epoch_ << 40 | version_;
+  s.options_ = options_;
+  s.cache_ = cache_;
+  return s;
 }
 
 void Document::set_options(analysis::CheckOptions options) {
   options_ = std::move(options);
-  checked_.reset();
+  ++options_epoch_;
 }
 
 }  // namespace relax::ide
