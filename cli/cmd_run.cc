@@ -17,18 +17,23 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/file_kind.h"
-#include "cli/run_inputs.h"
 #include "compiler/build.h"
 #include "ir/parse_int.h"
 #include "ir/tir_visitor.h"
 #include "syntax/printer.h"
 #include "vm/dtype.h"
+#include "vm/run_inputs.h"
 #include "vm/runtime.h"
 #include "vm/shape_program.h"
 
 namespace relax::cli {
 
 namespace {
+
+using vm::random_input;
+using vm::size_heap;
+using vm::SizeHeap;
+using vm::symbolic_dims;
 
 using json = nlohmann::ordered_json;
 

@@ -19,6 +19,7 @@ Runner add_build_command(CLI::App& app);
 Runner add_run_command(CLI::App& app);
 Runner add_opt_command(CLI::App& app);
 Runner add_explain_command(CLI::App& app);
+Runner add_lsp_command(CLI::App& app);
 
 // The transform every integer option takes first: the whole value, in decimal (ir::parse_int64),
 // passed on in canonical form. CLI11 alone reads `0x10` as 16 and `010` as 8.

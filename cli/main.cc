@@ -162,6 +162,7 @@ static int relax_main(int argc, char** argv) {
   add(add_run_command);
   add(add_opt_command);
   add(add_explain_command);
+  add(add_lsp_command);
 
   std::vector<std::string> names;
   for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());

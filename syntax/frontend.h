@@ -35,6 +35,10 @@ FrontendResult parse_tree(std::shared_ptr<const SyntaxTree> tree, ir::Diagnostic
 // Registers `text` under `name` in the global SourceManager, parses it and builds the module.
 FrontendResult parse_text(std::string text, const std::string& name, ir::DiagnosticBag& diags);
 
+// The names the front end gives a meaning to ("R.Tensor", "R.dataflow", "T.grid", "T.axis.spatial",
+// "R.operator.add", ...), sorted: what completion offers besides the ops.
+const std::vector<std::string>& builtin_names();
+
 // Reports the syntax errors of a tree (E01xx), one per ERROR/MISSING region. Exposed for the
 // formatter and the language server, which need them without building IR.
 void report_syntax_errors(const SyntaxTree& tree, ir::DiagnosticBag& diags);

@@ -1,5 +1,5 @@
 // Random inputs and symbolic sizes from a function's parameter struct info (see run_inputs.h).
-#include "cli/run_inputs.h"
+#include "vm/run_inputs.h"
 
 #include <algorithm>
 
@@ -7,7 +7,7 @@
 #include "vm/shape_program.h"
 #include "vm/tensor.h"
 
-namespace relax::cli {
+namespace relax::vm {
 
 namespace {
 
@@ -21,7 +21,7 @@ void dim_slots(const vm::ParamInfo& p, std::vector<int64_t>& out) {
 }
 
 // The dims of `p` under the sizes given; nullopt with `error` when one cannot be computed.
-std::optional<std::vector<int64_t>> eval_dims(const vm::FunctionInfo& fn, const vm::ParamInfo& p,
+std::optional<std::vector<int64_t>> eval_dims(const FunctionInfo& fn, const vm::ParamInfo& p,
                                               const std::string& param, const SizeHeap& heap,
                                               std::string& error) {
   std::vector<int64_t> dims;
@@ -98,9 +98,9 @@ bool fill_random(vm::TensorObj& tensor, std::mt19937& rng) {
   return true;
 }
 
-std::optional<vm::Value> random_value(const vm::FunctionInfo& fn, const vm::ParamInfo& p,
-                                      const std::string& param, const SizeHeap& heap,
-                                      std::mt19937& rng, std::string& error) {
+std::optional<Value> random_value(const FunctionInfo& fn, const vm::ParamInfo& p,
+                                  const std::string& param, const SizeHeap& heap, std::mt19937& rng,
+                                  std::string& error) {
   using Kind = vm::ParamInfo::Kind;
   auto unsupported = [&](const std::string& why) {
     error = "--random: parameter `" + param + "` is " + p.text + ": " + why;
@@ -116,14 +116,14 @@ std::optional<vm::Value> random_value(const vm::FunctionInfo& fn, const vm::Para
       if (!dims) return std::nullopt;
       vm::Tensor tensor = vm::empty_tensor(*dims, *dt);
       if (!fill_random(*tensor, rng)) return unsupported("unsupported dtype " + p.dtype);
-      return vm::Value(tensor);
+      return Value(tensor);
     }
     case Kind::kShape: {
       if (p.ndim < 0 || p.dims.size() != static_cast<size_t>(p.ndim))
         return unsupported("--random needs a shape of known dims");
       auto dims = eval_dims(fn, p, param, heap, error);
       if (!dims) return std::nullopt;
-      return vm::Value::shape(std::move(*dims));
+      return Value::shape(std::move(*dims));
     }
     case Kind::kPrim: {
       if (p.dims.size() != 1 || p.dtype.empty() || p.dtype.starts_with("float") ||
@@ -131,17 +131,17 @@ std::optional<vm::Value> random_value(const vm::FunctionInfo& fn, const vm::Para
         return unsupported("--random needs an integer of known value");
       auto dims = eval_dims(fn, p, param, heap, error);
       if (!dims) return std::nullopt;
-      return vm::Value((*dims)[0]);
+      return Value((*dims)[0]);
     }
     case Kind::kTuple: {
-      std::vector<vm::Value> fields;
+      std::vector<Value> fields;
       for (size_t i = 0; i < p.fields.size(); ++i) {
         auto v =
             random_value(fn, p.fields[i], param + "[" + std::to_string(i) + "]", heap, rng, error);
         if (!v) return std::nullopt;
         fields.push_back(std::move(*v));
       }
-      return vm::Value::tuple(std::move(fields));
+      return Value::tuple(std::move(fields));
     }
     default:
       return unsupported("--random makes tensors, shapes, integers and tuples of them");
@@ -150,7 +150,7 @@ std::optional<vm::Value> random_value(const vm::FunctionInfo& fn, const vm::Para
 
 }  // namespace
 
-std::vector<std::string> symbolic_dims(const vm::FunctionInfo& fn) {
+std::vector<std::string> symbolic_dims(const FunctionInfo& fn) {
   std::vector<int64_t> slots;
   for (const auto& p : fn.param_info) dim_slots(p, slots);
   std::vector<std::string> names;
@@ -158,7 +158,7 @@ std::vector<std::string> symbolic_dims(const vm::FunctionInfo& fn) {
   return names;
 }
 
-SizeHeap size_heap(const vm::FunctionInfo& fn, const std::map<std::string, int64_t>& sizes) {
+SizeHeap size_heap(const FunctionInfo& fn, const std::map<std::string, int64_t>& sizes) {
   SizeHeap heap;
   heap.values.assign(fn.shape_slot_names.size(), 0);
   heap.known.assign(fn.shape_slot_names.size(), false);
@@ -171,8 +171,8 @@ SizeHeap size_heap(const vm::FunctionInfo& fn, const std::map<std::string, int64
   return heap;
 }
 
-std::optional<vm::Value> random_input(const vm::FunctionInfo& fn, size_t index,
-                                      const SizeHeap& heap, std::mt19937& rng, std::string& error) {
+std::optional<Value> random_input(const FunctionInfo& fn, size_t index, const SizeHeap& heap,
+                                  std::mt19937& rng, std::string& error) {
   if (fn.param_info.size() != fn.param_names.size()) {
     error = "--random: the executable records no struct info for the parameters of `" + fn.name +
             "` (it was not built by relax build)";
@@ -181,4 +181,4 @@ std::optional<vm::Value> random_input(const vm::FunctionInfo& fn, size_t index,
   return random_value(fn, fn.param_info[index], fn.param_names[index], heap, rng, error);
 }
 
-}  // namespace relax::cli
+}  // namespace relax::vm

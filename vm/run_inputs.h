@@ -1,6 +1,6 @@
-// Inputs for `relax run` made from what the executable records of a function's parameters
-// (vm::ParamInfo), so that a model library alone is enough: the symbolic dimensions --shape may
-// size, and random values (--random) of a parameter's struct info.
+// Inputs for `relax run` (and the language server's Run) made from what the executable records of a
+// function's parameters (vm::ParamInfo), so that a model library alone is enough: the symbolic
+// dimensions --shape may size, and random values (--random) of a parameter's struct info.
 #pragma once
 
 #include <map>
@@ -12,10 +12,10 @@
 #include "vm/executable.h"
 #include "vm/value.h"
 
-namespace relax::cli {
+namespace relax::vm {
 
 // The symbolic variables the parameters' dims use, in order of first use ("n", "k").
-std::vector<std::string> symbolic_dims(const vm::FunctionInfo& fn);
+std::vector<std::string> symbolic_dims(const FunctionInfo& fn);
 
 // The function's shape heap filled from --shape values: each slot named like a given size holds
 // it; `known[i]` tells which slots were filled.
@@ -23,12 +23,12 @@ struct SizeHeap {
   std::vector<int64_t> values;
   std::vector<bool> known;
 };
-SizeHeap size_heap(const vm::FunctionInfo& fn, const std::map<std::string, int64_t>& sizes);
+SizeHeap size_heap(const FunctionInfo& fn, const std::map<std::string, int64_t>& sizes);
 
 // A random value for parameter `index` of `fn` (floats in [-1, 1), integers in [0, 9], bools;
 // shapes and integer prims from their dims), or nullopt with `error` set: the parameter is not
 // of a kind --random makes, or a dim needs a size --shape did not give.
-std::optional<vm::Value> random_input(const vm::FunctionInfo& fn, size_t index,
-                                      const SizeHeap& heap, std::mt19937& rng, std::string& error);
+std::optional<Value> random_input(const FunctionInfo& fn, size_t index, const SizeHeap& heap,
+                                  std::mt19937& rng, std::string& error);
 
-}  // namespace relax::cli
+}  // namespace relax::vm

@@ -1,6 +1,8 @@
 // Frontend state: diagnostics, scopes, builtin table, argument binding.
 #include "syntax/frontend/context.h"
 
+#include <algorithm>
+
 namespace relax::syntax {
 
 std::string_view canonical_namespace(std::string_view root) {
@@ -127,6 +129,14 @@ const Value* Frontend::lookup(std::string_view name) const {
 
 void Frontend::register_builtin(std::string name, Builtin fn) {
   builtins_[std::move(name)] = std::move(fn);
+}
+
+std::vector<std::string> Frontend::builtin_names() const {
+  std::vector<std::string> out;
+  out.reserve(builtins_.size());
+  for (const auto& [name, _] : builtins_) out.push_back(name);
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 const Builtin* Frontend::find_builtin(std::string_view name) const {

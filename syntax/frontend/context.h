@@ -127,6 +127,8 @@ class Frontend {
   // --- Builtins --------------------------------------------------------------------------------
   void register_builtin(std::string name, Builtin fn);
   const Builtin* find_builtin(std::string_view name) const;
+  // Every registered name, sorted.
+  std::vector<std::string> builtin_names() const;
 
   // --- Evaluation (eval.cc) --------------------------------------------------------------------
   // Evaluates an expression node. Errors are reported and give Value::error(). Nesting deeper

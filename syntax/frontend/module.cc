@@ -567,6 +567,20 @@ FrontendResult parse_tree(std::shared_ptr<const SyntaxTree> tree, ir::Diagnostic
   return result;
 }
 
+const std::vector<std::string>& builtin_names() {
+  static const std::vector<std::string> names = [] {
+    std::shared_ptr<const SyntaxTree> tree = SyntaxTree::parse("", 0);
+    ir::DiagnosticBag diags;
+    Frontend fe(*tree, diags);
+    register_module_builtins(fe);
+    register_prim_builtins(fe);
+    register_relax_builtins(fe);
+    register_tir_builtins(fe);
+    return fe.builtin_names();
+  }();
+  return names;
+}
+
 FrontendResult parse_text(std::string text, const std::string& name, ir::DiagnosticBag& diags) {
   uint32_t file = ir::SourceManager::global().add(name, text);
   std::shared_ptr<const SyntaxTree> tree = SyntaxTree::parse(std::move(text), file);

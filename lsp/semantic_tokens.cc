@@ -1,0 +1,153 @@
+// Semantic tokens: what the symbol index knows about each name (function, parameter, variable,
+// symbolic variable, buffer, loop variable; its definition marked `declaration`), plus the
+// dialect namespaces and the ops and builtins spelt `R.add`, `T.grid` (`defaultLibrary`).
+// Encoded as the protocol says: five integers per token, relative to the previous one.
+#include <tree_sitter/api.h>
+#include <algorithm>
+
+#include "lsp/features.h"
+#include "syntax/cst.h"
+#include "syntax/symbol_index.h"
+
+namespace relax::lsp {
+
+namespace {
+
+enum TokenType : uint32_t {
+  kNamespace,
+  kClass,
+  kFunction,
+  kParameter,
+  kVariable,
+  kTypeParameter,
+  kProperty,
+  kDecorator,
+};
+enum TokenModifier : uint32_t { kDeclaration = 1, kReadonly = 2, kDefaultLibrary = 4 };
+
+struct Token {
+  uint32_t begin, end, type, modifiers;
+};
+
+uint32_t type_of(syntax::SymbolKind kind) {
+  switch (kind) {
+    case syntax::SymbolKind::kModule:
+      return kClass;
+    case syntax::SymbolKind::kFunction:
+      return kFunction;
+    case syntax::SymbolKind::kParameter:
+    case syntax::SymbolKind::kTirParameter:
+      return kParameter;
+    case syntax::SymbolKind::kSymbolicVar:
+      return kTypeParameter;
+    default:
+      return kVariable;
+  }
+}
+
+template <class Visit>
+void walk(const syntax::SyntaxTree& tree, Visit&& visit) {
+  TSTreeCursor cursor = ts_tree_cursor_new(tree.root().raw());
+  for (;;) {
+    bool enter = visit(syntax::Node(ts_tree_cursor_current_node(&cursor), &tree));
+    if (enter && ts_tree_cursor_goto_first_child(&cursor)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
+      if (!ts_tree_cursor_goto_parent(&cursor)) {
+        ts_tree_cursor_delete(&cursor);
+        return;
+      }
+    }
+  }
+}
+
+std::vector<Token> collect(const CheckedDocument& doc) {
+  std::vector<Token> tokens;
+  if (doc.result.symbols) {
+    for (const syntax::Occurrence& o : doc.result.symbols->occurrences()) {
+      const syntax::Symbol& s = doc.result.symbols->symbols()[o.symbol];
+      if (!o.span.is_known() || o.span.size() == 0) continue;
+      uint32_t mods = o.is_definition ? uint32_t{kDeclaration} : 0u;
+      if (s.kind == syntax::SymbolKind::kDataflowVariable) mods |= kReadonly;
+      tokens.push_back({o.span.begin, o.span.end, type_of(s.kind), mods});
+    }
+  }
+  if (doc.result.tree) {
+    // `R.nn.conv2d`: `R` a namespace, `nn` a namespace, `conv2d` a library function.
+    walk(*doc.result.tree, [&](syntax::Node n) {
+      if (n.kind() != syntax::NodeKind::kAttribute) return true;
+      syntax::Node root = n;
+      std::vector<syntax::Node> parts;
+      while (root.kind() == syntax::NodeKind::kAttribute) {
+        parts.push_back(root.field(syntax::Field::kAttribute));
+        root = root.field(syntax::Field::kObject);
+      }
+      std::string_view head = root.text();
+      if (!(head == "R" || head == "T" || head == "I" || head == "relax" || head == "tir"))
+        return false;
+      tokens.push_back({root.start(), root.end(), kNamespace, kDefaultLibrary});
+      for (size_t i = parts.size(); i-- > 0;) {
+        if (!parts[i]) continue;
+        bool last = i == 0;
+        bool decorator = n.parent() && n.parent().kind() == syntax::NodeKind::kDecorator;
+        uint32_t type = !last ? kNamespace : decorator ? kDecorator : kFunction;
+        tokens.push_back({parts[i].start(), parts[i].end(), type, kDefaultLibrary});
+      }
+      return false;  // the parts are done
+    });
+  }
+  std::sort(tokens.begin(), tokens.end(), [](const Token& a, const Token& b) {
+    return a.begin != b.begin ? a.begin < b.begin : a.end > b.end;
+  });
+  // No overlaps: an occurrence inside an earlier token's range is dropped.
+  std::vector<Token> out;
+  for (const Token& t : tokens)
+    if (out.empty() || t.begin >= out.back().end) out.push_back(t);
+  return out;
+}
+
+}  // namespace
+
+json semantic_tokens_legend() {
+  return {{"tokenTypes",
+           {"namespace", "class", "function", "parameter", "variable", "typeParameter", "property",
+            "decorator"}},
+          {"tokenModifiers", {"declaration", "readonly", "defaultLibrary"}}};
+}
+
+std::vector<uint32_t> semantic_tokens(const CheckedDocument& doc, uint32_t begin, uint32_t end) {
+  std::vector<uint32_t> data;
+  uint32_t prev_line = 0, prev_col = 0;
+  for (const Token& t : collect(doc)) {
+    if (t.end <= begin || t.begin >= end) continue;
+    ir::Position a = doc.result.source->position(t.begin, doc.map.encoding());
+    ir::Position b = doc.result.source->position(t.end, doc.map.encoding());
+    if (b.line != a.line) continue;  // tokens are single-line
+    data.push_back(a.line - prev_line);
+    data.push_back(a.line == prev_line ? a.column - prev_col : a.column);
+    data.push_back(b.column - a.column);
+    data.push_back(t.type);
+    data.push_back(t.modifiers);
+    prev_line = a.line;
+    prev_col = a.column;
+  }
+  return data;
+}
+
+json semantic_tokens_delta(const std::vector<uint32_t>& before,
+                           const std::vector<uint32_t>& after) {
+  size_t prefix = 0;
+  while (prefix < before.size() && prefix < after.size() && before[prefix] == after[prefix])
+    ++prefix;
+  size_t suffix = 0;
+  while (suffix < before.size() - prefix && suffix < after.size() - prefix &&
+         before[before.size() - 1 - suffix] == after[after.size() - 1 - suffix])
+    ++suffix;
+  json edits = json::array();
+  if (prefix == before.size() && prefix == after.size()) return edits;
+  json data(std::vector<uint32_t>(after.begin() + prefix, after.end() - suffix));
+  edits.push_back(
+      {{"start", prefix}, {"deleteCount", before.size() - prefix - suffix}, {"data", data}});
+  return edits;
+}
+
+}  // namespace relax::lsp
