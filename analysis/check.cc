@@ -64,7 +64,8 @@ CheckResult check_tree(std::shared_ptr<const syntax::SyntaxTree> tree,
   auto source = tree ? ir::SourceManager::global().get(tree->file()) : nullptr;
   // A document's file may hold another version's text by now: the spans point into the tree's.
   if (tree && (!source || source->text() != tree->text()))
-    source = std::make_shared<const ir::SourceFile>(source ? source->name() : "<input>", tree->text());
+    source =
+        std::make_shared<const ir::SourceFile>(source ? source->name() : "<input>", tree->text());
   result.source = source;
   // Every diagnostic points into the file, at its start when nothing better is known.
   auto located = [&](ir::Span span) {

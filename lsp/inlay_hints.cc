@@ -9,6 +9,7 @@
 #include "analysis/struct_info.h"
 #include "ir/expr.h"
 #include "lsp/features.h"
+#include "lsp/tree_walk.h"
 #include "syntax/cst.h"
 #include "syntax/symbol_index.h"
 
@@ -24,21 +25,6 @@ constexpr size_t kMaxHintChars = 100;
 bool plain_assignment_target(std::string_view text, uint32_t end) {
   while (end < text.size() && (text[end] == ' ' || text[end] == '\t')) ++end;
   return end + 1 < text.size() && text[end] == '=' && text[end + 1] != '=';
-}
-
-template <class Visit>
-void walk(const syntax::SyntaxTree& tree, Visit&& visit) {
-  TSTreeCursor cursor = ts_tree_cursor_new(tree.root().raw());
-  for (;;) {
-    bool enter = visit(syntax::Node(ts_tree_cursor_current_node(&cursor), &tree));
-    if (enter && ts_tree_cursor_goto_first_child(&cursor)) continue;
-    while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
-      if (!ts_tree_cursor_goto_parent(&cursor)) {
-        ts_tree_cursor_delete(&cursor);
-        return;
-      }
-    }
-  }
 }
 
 }  // namespace

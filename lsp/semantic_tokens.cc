@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "lsp/features.h"
+#include "lsp/tree_walk.h"
 #include "syntax/cst.h"
 #include "syntax/symbol_index.h"
 
@@ -42,21 +43,6 @@ uint32_t type_of(syntax::SymbolKind kind) {
       return kTypeParameter;
     default:
       return kVariable;
-  }
-}
-
-template <class Visit>
-void walk(const syntax::SyntaxTree& tree, Visit&& visit) {
-  TSTreeCursor cursor = ts_tree_cursor_new(tree.root().raw());
-  for (;;) {
-    bool enter = visit(syntax::Node(ts_tree_cursor_current_node(&cursor), &tree));
-    if (enter && ts_tree_cursor_goto_first_child(&cursor)) continue;
-    while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
-      if (!ts_tree_cursor_goto_parent(&cursor)) {
-        ts_tree_cursor_delete(&cursor);
-        return;
-      }
-    }
   }
 }
 

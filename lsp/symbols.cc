@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "lsp/features.h"
+#include "lsp/tree_walk.h"
 #include "syntax/cst.h"
 #include "syntax/symbol_index.h"
 
@@ -14,23 +15,6 @@ namespace relax::lsp {
 namespace {
 
 constexpr int kModuleKind = 2, kNamespaceKind = 3, kFunctionKind = 12;
-
-// Calls `visit(node)` for every node of the tree in document order; `visit` returns whether to
-// enter the node's children.
-template <class Visit>
-void walk(const syntax::SyntaxTree& tree, Visit&& visit) {
-  TSTreeCursor cursor = ts_tree_cursor_new(tree.root().raw());
-  for (;;) {
-    bool enter = visit(syntax::Node(ts_tree_cursor_current_node(&cursor), &tree));
-    if (enter && ts_tree_cursor_goto_first_child(&cursor)) continue;
-    while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
-      if (!ts_tree_cursor_goto_parent(&cursor)) {
-        ts_tree_cursor_delete(&cursor);
-        return;
-      }
-    }
-  }
-}
 
 // `with R.dataflow():` blocks inside [begin, end).
 json dataflow_blocks(const CheckedDocument& doc, uint32_t begin, uint32_t end) {
