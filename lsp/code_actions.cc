@@ -65,22 +65,13 @@ json code_actions(const CheckedDocument& doc, uint32_t begin, uint32_t end, cons
            {"edit", workspace_edit(doc, 0, static_cast<uint32_t>(text.size()), fixed.text)}});
   }
   if (doc.result.symbols && wants(only, "refactor.rewrite")) {
-    for (const syntax::Symbol& s : doc.result.symbols->symbols()) {
-      if (s.kind != syntax::SymbolKind::kVariable &&
-          s.kind != syntax::SymbolKind::kDataflowVariable)
-        continue;
-      if (!s.definition.is_known() || s.definition.end < begin || s.definition.begin > end)
-        continue;
-      uint32_t after = s.definition.end;
-      while (after < text.size() && text[after] == ' ') ++after;
-      if (after + 1 >= text.size() || text[after] != '=' || text[after + 1] == '=') continue;
-      auto var = s.object.as<ir::Var>();
-      if (!var || !var->struct_info) continue;
+    for (const syntax::Symbol* s : unannotated_bindings(doc, begin, end)) {
+      auto var = s->object.as<ir::Var>();
       std::string annotation = ": " + analysis::struct_info_text(var->struct_info);
       out.push_back(
-          {{"title", "Add the inferred annotation to `" + s.name + "`"},
+          {{"title", "Add the inferred annotation to `" + s->name + "`"},
            {"kind", "refactor.rewrite"},
-           {"edit", workspace_edit(doc, s.definition.end, s.definition.end, annotation)}});
+           {"edit", workspace_edit(doc, s->definition.end, s->definition.end, annotation)}});
     }
   }
   return out;

@@ -15,6 +15,7 @@
 #include "ide/document.h"
 #include "lsp/protocol.h"
 #include "syntax/format.h"
+#include "syntax/symbol_index.h"
 
 namespace relax::lsp {
 
@@ -61,6 +62,10 @@ json semantic_tokens_delta(const std::vector<uint32_t>& before, const std::vecto
 
 // inlay_hints.cc: InlayHint[] in [begin, end); SelectionRange[] for each offset.
 json inlay_hints(const CheckedDocument& doc, uint32_t begin, uint32_t end);
+// The bindings in [begin, end) written `name = value` (no annotation) whose struct info is known:
+// where inlay hints and "add the inferred annotation" apply.
+std::vector<const syntax::Symbol*> unannotated_bindings(const CheckedDocument& doc, uint32_t begin,
+                                                        uint32_t end);
 json selection_ranges(const CheckedDocument& doc, const std::vector<uint32_t>& offsets);
 
 // code_actions.cc: CodeAction[] for [begin, end); `only` the kinds asked for (null: all).

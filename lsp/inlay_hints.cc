@@ -29,25 +29,30 @@ bool plain_assignment_target(std::string_view text, uint32_t end) {
 
 }  // namespace
 
+std::vector<const syntax::Symbol*> unannotated_bindings(const CheckedDocument& doc, uint32_t begin,
+                                                        uint32_t end) {
+  std::vector<const syntax::Symbol*> out;
+  if (!doc.result.symbols) return out;
+  const std::string& text = doc.result.source->text();
+  for (const syntax::Symbol& s : doc.result.symbols->symbols()) {
+    if (s.kind != syntax::SymbolKind::kVariable && s.kind != syntax::SymbolKind::kDataflowVariable)
+      continue;
+    if (!s.definition.is_known() || s.definition.end < begin || s.definition.begin > end) continue;
+    if (!plain_assignment_target(text, s.definition.end)) continue;
+    auto var = s.object.as<ir::Var>();
+    if (var && var->struct_info) out.push_back(&s);
+  }
+  return out;
+}
+
 json inlay_hints(const CheckedDocument& doc, uint32_t begin, uint32_t end) {
   json out = json::array();
-  const std::string& text = doc.result.source->text();
-  if (doc.result.symbols) {
-    for (const syntax::Symbol& s : doc.result.symbols->symbols()) {
-      if (s.kind != syntax::SymbolKind::kVariable &&
-          s.kind != syntax::SymbolKind::kDataflowVariable)
-        continue;
-      if (!s.definition.is_known() || s.definition.end < begin || s.definition.begin > end)
-        continue;
-      if (!plain_assignment_target(text, s.definition.end)) continue;
-      auto var = s.object.as<ir::Var>();
-      if (!var || !var->struct_info) continue;
-      std::string info = analysis::struct_info_text(var->struct_info);
-      if (info.size() > kMaxHintChars) info = info.substr(0, kMaxHintChars - 3) + "...";
-      out.push_back({{"position", doc.map.position(s.definition.end)},
-                     {"label", ": " + info},
-                     {"kind", kTypeHint}});
-    }
+  for (const syntax::Symbol* s : unannotated_bindings(doc, begin, end)) {
+    std::string info = analysis::struct_info_text(s->object.as<ir::Var>()->struct_info);
+    if (info.size() > kMaxHintChars) info = info.substr(0, kMaxHintChars - 3) + "...";
+    out.push_back({{"position", doc.map.position(s->definition.end)},
+                   {"label", ": " + info},
+                   {"kind", kTypeHint}});
   }
   if (doc.result.tree) {
     walk(*doc.result.tree, [&](syntax::Node n) {
