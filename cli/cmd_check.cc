@@ -17,6 +17,7 @@
 #include "analysis/lint/lint.h"
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/project_settings.h"
 #include "ir/source.h"
 #include "syntax/format.h"
 
@@ -38,6 +39,7 @@ struct Options {
   bool fix = false;
   bool unsafe_fixes = false;
   bool diff = false;
+  ConfigChoice config;
 };
 
 // Selector lists as given (each option may repeat and hold a comma-separated list).
@@ -185,12 +187,19 @@ std::string summary_text(const std::vector<ir::Diagnostic>& remaining,
 // --fix / --diff: fix each file (checking the result), then write it, print it (standard input)
 // or print the diff. Fills `all` with what is left and `fixes` with what was fixed.
 void fix_files(const Options& o, const std::vector<std::string>& files,
-               const analysis::CheckOptions& options, std::vector<ir::Diagnostic>& all,
-               std::vector<FileFixes>& fixes, std::vector<std::string>& io_errors,
-               bool& would_change) {
+               const analysis::CheckOptions& defaults, ProjectSettings& settings,
+               std::vector<ir::Diagnostic>& all, std::vector<FileFixes>& fixes,
+               std::vector<std::string>& io_errors, bool& would_change) {
   analysis::FixOptions fix;
   fix.unsafe = o.unsafe_fixes;
   for (const std::string& path : files) {
+    std::optional<config::FileSettings> configured = settings.for_file(path);
+    if (!configured) {
+      io_errors.push_back("invalid configuration for '" + path + "'");
+      continue;
+    }
+    analysis::CheckOptions options = defaults;
+    options.rules = configured->rules;
     std::string error;
     std::optional<SourceFile> source = read_source_file(path, error);
     if (!source) {
@@ -226,10 +235,15 @@ int run_check(const Options& o) {
   size_t max_errors = global_options().max_errors;
   bool fix_mode = o.fix || o.diff;
   if (!o.statistics && !fix_mode) options.max_errors = max_errors;
-  if (!parse_selector_options(o.select, options.rules.select, "--select") ||
-      !parse_selector_options(o.extend_select, options.rules.extend_select, "--extend-select") ||
-      !parse_selector_options(o.ignore, options.rules.ignore, "--ignore"))
+  // The flags go on top of each file's configuration (--select replaces its select).
+  config::Overrides overrides;
+  std::vector<std::string> select;
+  if (!parse_selector_options(o.select, select, "--select") ||
+      !parse_selector_options(o.extend_select, overrides.extend_select, "--extend-select") ||
+      !parse_selector_options(o.ignore, overrides.ignore, "--ignore"))
     return kExitUsage;
+  if (!o.select.empty()) overrides.select = select;
+  ProjectSettings settings(o.config, overrides);
   if (o.statistics && o.format != "text" && o.format != "json") {
     print_error("--statistics works with --format text or json");
     return kExitUsage;
@@ -255,9 +269,19 @@ int run_check(const Options& o) {
   analysis::FixableCounts fixable;
   bool would_change = false;
   if (fix_mode) {
-    fix_files(o, inputs.files, options, all, fixes, io_errors, would_change);
+    fix_files(o, inputs.files, options, settings, all, fixes, io_errors, would_change);
   } else {
-    std::vector<analysis::FileCheck> checks = analysis::check_files(inputs.files, options);
+    std::vector<analysis::FileCheck> checks;
+    for (const std::string& path : inputs.files) {
+      std::optional<config::FileSettings> configured = settings.for_file(path);
+      if (!configured) {
+        io_errors.push_back("invalid configuration for '" + path + "'");
+        continue;
+      }
+      analysis::CheckOptions file_options = options;
+      file_options.rules = configured->rules;
+      for (auto& fc : analysis::check_files({path}, file_options)) checks.push_back(std::move(fc));
+    }
     for (auto& fc : checks) {
       if (fc.read_error) {
         print_error(fc.error);
@@ -369,6 +393,7 @@ Runner add_check_command(CLI::App& app) {
                   "Do not report these codes or prefixes; the most specific of --select and "
                   "--ignore wins")
       ->allow_extra_args(false);
+  add_config_options(cmd, options->config);
   cmd->add_flag("--warnings-as-errors", options->warnings_as_errors,
                 "Exit with 1 when there are warnings, not only errors");
   cmd->add_flag("--statistics", options->statistics,
@@ -400,6 +425,9 @@ Runner add_check_command(CLI::App& app) {
       "--fix rewrites files as `relax fmt` does (atomically, through symbolic links, keeping "
       "mode,\n"
       "owner and a byte order mark).\n"
+      "Configuration: each file's nearest relax.toml (or pyproject.toml with [tool.relax]) sets\n"
+      "[lint] select, extend-select, ignore and per-file-ignores; the flags go on top\n"
+      "(docs/configuration.md). An invalid configuration is an error (exit 2).\n"
       "Exit codes: 0 no errors (warnings allowed unless --warnings-as-errors), 1 errors found (or\n"
       "warnings with --warnings-as-errors), 2 usage or I/O errors (an unreadable or missing file "
       "is\n"

@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/project_settings.h"
 #include "syntax/format.h"
 
 namespace relax::cli {
@@ -55,8 +56,9 @@ Runner add_fmt_command(CLI::App& app) {
     std::vector<std::string> inputs;
     bool check = false;
     bool diff = false;
-    int line_width = 100;
+    int line_width = 0;  // 0: not given
     std::string profile;
+    ConfigChoice config;
   };
   auto options = std::make_shared<Options>();
   CLI::App* cmd =
@@ -68,13 +70,15 @@ Runner add_fmt_command(CLI::App& app) {
                 "Change nothing; list the files that would change (exit 1 if any)");
   cmd->add_flag("--diff", options->diff,
                 "Change nothing; print a unified diff of the changes (exit 1 if any)");
-  cmd->add_option("--line-width", options->line_width, "Maximum line width (default 100)")
+  cmd->add_option("--line-width", options->line_width,
+                  "Maximum line width (default: the configuration's [format] line-width, else 100)")
       ->transform(whole_integer())
       ->check(CLI::Range(1, 10000));
   cmd->add_option("--profile", options->profile,
                   "Also rewrite spellings to a profile: legacy (TVM v0.20-v0.23) or current (TVM "
                   "main, 2026)")
       ->check(CLI::IsMember({"legacy", "current"}));
+  add_config_options(cmd, options->config);
   add_max_errors_option(cmd,
                         "Show at most N errors and N warnings per file (default 100; 0: all); "
                         "E0001 says how many more errors there are");
@@ -86,18 +90,27 @@ Runner add_fmt_command(CLI::App& app) {
       "parentheses, commas, literal spellings) with the same comments; otherwise it is left\n"
       "untouched and reported. A file that cannot be written is reported and counted as not\n"
       "written.\n"
+      "Configuration: each file's nearest relax.toml (or pyproject.toml with [tool.relax]) sets\n"
+      "[format] line-width and profile; the flags win (docs/configuration.md).\n"
       "Exit codes: 0 ok, 1 files would change (--check, --diff) or could not be formatted, 2\n"
       "usage or I/O errors (a file that could not be read or written).");
   return [options]() -> int {
     std::vector<std::string> files;
     bool io_ok = collect(options->inputs, files);
-    syntax::FormatOptions fo;
-    fo.line_width = static_cast<uint32_t>(options->line_width);
-    if (options->profile == "legacy") fo.profile = syntax::Profile::kLegacy;
-    if (options->profile == "current") fo.profile = syntax::Profile::kCurrent;
+    config::Overrides overrides;
+    if (options->line_width > 0) overrides.line_width = static_cast<uint32_t>(options->line_width);
+    if (options->profile == "legacy") overrides.profile = syntax::Profile::kLegacy;
+    if (options->profile == "current") overrides.profile = syntax::Profile::kCurrent;
+    ProjectSettings settings(options->config, overrides);
     bool report_only = options->check || options->diff;
     size_t changed = 0, unchanged = 0, failed = 0, unwritten = 0;
     for (const std::string& path : files) {
+      std::optional<config::FileSettings> configured = settings.for_file(path);
+      if (!configured) {
+        io_ok = false;
+        continue;
+      }
+      const syntax::FormatOptions& fo = configured->format;
       std::string error;
       std::optional<SourceFile> source = read_source_file(path, error);
       if (!source) {

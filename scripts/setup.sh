@@ -12,22 +12,42 @@ packages=(
   catch2
   libdlpack-dev
   libcli11-dev
+  libtomlplusplus-dev
   libjemalloc-dev
   zlib1g-dev libzstd-dev libedit-dev libxml2-dev libffi-dev
   # the fuzz preset (scripts/fuzz.sh): clang 19 and its libFuzzer and sanitizer runtimes
   clang-19 libclang-rt-19-dev
+  # the Neovim plugin's headless test (tests/editors/nvim)
+  neovim
 )
-
-# The formatter's differential test and benchmark use ruff's WebAssembly build (an npm package,
-# pinned in tools/ruff-oracle/package-lock.json); installed when node and npm exist.
-oracle="$(cd "$(dirname "$0")/.." && pwd)/tools/ruff-oracle"
-ruff_pin=$(grep -o '"@astral-sh/ruff-wasm-nodejs": "[^"]*"' "$oracle/package.json" | cut -d'"' -f4)
-ruff_have=$(grep -so '"version": "[^"]*"' "$oracle/node_modules/@astral-sh/ruff-wasm-nodejs/package.json" |
-  cut -d'"' -f4 || true)
-if command -v npm >/dev/null 2>&1 && [[ "$ruff_have" != "$ruff_pin" ]]; then
-  (cd "$oracle" && npm ci --no-audit --no-fund --loglevel=error) ||
-    echo "setup: npm ci in tools/ruff-oracle failed; the ruff differential test will skip itself" >&2
+# The VS Code extension (editors/vscode) and the formatter's oracle need Node.js and npm: from
+# Debian when the machine has none of its own.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  packages+=(nodejs npm)
 fi
+
+# npm packages, pinned by their lockfiles, once Node.js is there: ruff's WebAssembly build (the
+# formatter's differential test and benchmark) and the VS Code extension's dependencies (its
+# `npm test`, tests/editors).
+install_npm_packages() {
+  command -v npm >/dev/null 2>&1 || return 0
+  local root oracle ruff_pin ruff_have vscode
+  root="$(cd "$(dirname "$0")/.." && pwd)"
+  oracle="$root/tools/ruff-oracle"
+  ruff_pin=$(grep -o '"@astral-sh/ruff-wasm-nodejs": "[^"]*"' "$oracle/package.json" | cut -d'"' -f4)
+  ruff_have=$(grep -so '"version": "[^"]*"' "$oracle/node_modules/@astral-sh/ruff-wasm-nodejs/package.json" |
+    cut -d'"' -f4 || true)
+  if [[ "$ruff_have" != "$ruff_pin" ]]; then
+    (cd "$oracle" && npm ci --no-audit --no-fund --loglevel=error) ||
+      echo "setup: npm ci in tools/ruff-oracle failed; the ruff differential test will skip itself" >&2
+  fi
+  vscode="$root/editors/vscode"
+  if [[ ! -f "$vscode/node_modules/.package-lock.json" ||
+        "$vscode/package-lock.json" -nt "$vscode/node_modules/.package-lock.json" ]]; then
+    (cd "$vscode" && npm ci --no-audit --no-fund --loglevel=error) ||
+      echo "setup: npm ci in editors/vscode failed; its npm test will fail" >&2
+  fi
+}
 
 missing=()
 for p in "${packages[@]}"; do
