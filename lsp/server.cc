@@ -6,9 +6,11 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <unordered_map>
 
@@ -16,8 +18,10 @@
 #include "lsp/features.h"
 #include "lsp/loop.h"
 #include "lsp/protocol.h"
+#include "lsp/settings.h"
 #include "lsp/transport.h"
 #include "lsp/workers.h"
+#include "lsp/workspace_symbols.h"
 #include "relax_version.h"
 
 namespace relax::lsp {
@@ -29,6 +33,8 @@ using Clock = std::chrono::steady_clock;
 // An open document: the editor's text (changed on the loop thread) and what was published.
 struct OpenDocument {
   std::unique_ptr<ide::Document> doc;
+  std::string path;              // the file:// URI's path ("" for another scheme)
+  syntax::FormatOptions format;  // from the project configuration and the editor's settings
   int64_t lsp_version = 0;
   std::unique_ptr<Timer> debounce;
   uint64_t last_check_ms = 0;  // how long the last check took (the adaptive debounce)
@@ -208,6 +214,9 @@ class Server {
     };
     snippets_ = flag({"textDocument", "completion", "completionItem", "snippetSupport"});
     bool pull_diagnostics = flag({"textDocument", "diagnostic"});
+    watch_files_ = flag({"workspace", "didChangeWatchedFiles", "dynamicRegistration"});
+    if (auto o = params.find("initializationOptions"); o != params.end()) set_settings(*o);
+    workspace_folders(params);
     initialized_ = true;
     json capabilities = {
         {"positionEncoding", encoding_name(encoding_)},
@@ -219,6 +228,7 @@ class Server {
         {"referencesProvider", true},
         {"documentHighlightProvider", true},
         {"documentSymbolProvider", true},
+        {"workspaceSymbolProvider", true},
         {"renameProvider", {{"prepareProvider", true}}},
         {"documentFormattingProvider", true},
         {"documentRangeFormattingProvider", true},
@@ -375,6 +385,8 @@ class Server {
          }},
         {"workspace/executeCommand",
          [](Server& s, const std::string& key, const json& p) { s.execute_command(key, p); }},
+        {"workspace/symbol",
+         [](Server& s, const std::string& key, const json& p) { s.workspace_symbol(key, p); }},
         {"textDocument/formatting",
          [](Server& s, const std::string& key, const json& p) { s.format(key, p, false); }},
         {"textDocument/rangeFormatting",
@@ -495,7 +507,7 @@ class Server {
   void format(const std::string& key, const json& params, bool range) {
     OpenDocument& open = document(params);
     std::string uri = string_member(member(params, "textDocument"), "uri");
-    syntax::FormatOptions options;
+    syntax::FormatOptions options = open.format;
     std::optional<json> range_json;
     if (range) range_json = member(params, "range");
     on_worker(key, uri, open, [options, range_json](const ide::Snapshot& snap, ir::Encoding enc) {
@@ -602,13 +614,14 @@ class Server {
     }
     if (!initialized_) return;  // dropped, as the protocol says
     try {
-      if (method == "initialized") return;
+      if (method == "initialized") return on_initialized();
       if (method == "$/cancelRequest") return cancel(params);
       if (method == "textDocument/didOpen") return did_open(params);
       if (method == "textDocument/didChange") return did_change(params);
       if (method == "textDocument/didClose") return did_close(params);
-      if (method == "textDocument/didSave") return;
-      if (method == "workspace/didChangeConfiguration") return;
+      if (method == "textDocument/didSave") return did_save(params);
+      if (method == "workspace/didChangeConfiguration") return did_change_configuration(params);
+      if (method == "workspace/didChangeWatchedFiles") return did_change_watched_files(params);
       if (method.rfind("$/", 0) != 0) log(LogLevel::kDebug, "ignored notification " + method);
     } catch (const std::exception& e) {
       log(LogLevel::kWarning, method + ": " + e.what());
@@ -628,10 +641,12 @@ class Server {
     int64_t version = item.value("version", int64_t{0});
     std::string path = uri_to_path(uri);
     OpenDocument& open = docs_[uri];
+    open.path = path;
     open.doc = std::make_unique<ide::Document>(path.empty() ? uri : path, std::move(text));
     open.lsp_version = version;
     open.versions.clear();
     if (!open.debounce) open.debounce = std::make_unique<Timer>(loop_);
+    apply_settings(uri, open, false);
     schedule_diagnostics(uri, 0);
   }
 
@@ -711,6 +726,145 @@ class Server {
     });
   }
 
+  // --- Settings ------------------------------------------------------------------------------
+  // The editor's settings (initializationOptions, didChangeConfiguration); problems are shown.
+  void set_settings(const json& settings) {
+    std::vector<std::string> problems;
+    overrides_ = editor_overrides(settings, problems);
+    for (const std::string& p : problems) {
+      log(LogLevel::kWarning, "settings: " + p);
+      notify("window/showMessage", {{"type", 2}, {"message", "relax: " + p + " (ignored)"}});
+    }
+  }
+
+  // Resolves a document's settings again; re-checks it when its lint selection changed.
+  void apply_settings(const std::string& uri, OpenDocument& open, bool recheck) {
+    ProjectConfigs::Resolved r = configs_.resolve(open.path, overrides_);
+    if (r.error) {
+      std::string message = r.error->to_string();
+      log(LogLevel::kError, "configuration: " + message);
+      // Once per distinct error, not on every keystroke.
+      if (reported_config_errors_.insert(message).second)
+        notify("window/showMessage",
+               {{"type", 1},
+                {"message", "relax: invalid configuration, using the defaults: " + message}});
+    }
+    open.format = r.settings.format;
+    analysis::CheckOptions options = open.doc->options();
+    const auto& now = options.rules;
+    const auto& want = r.settings.rules;
+    if (now.select == want.select && now.extend_select == want.extend_select &&
+        now.ignore == want.ignore)
+      return;
+    options.rules = want;
+    open.doc->set_options(options);
+    tokens_.erase(uri);
+    if (recheck) schedule_diagnostics(uri, 0);
+  }
+
+  void apply_settings_to_all() {
+    for (auto& [uri, open] : docs_) apply_settings(uri, open, true);
+  }
+
+  void did_change_configuration(const json& params) {
+    set_settings(params.value("settings", json(nullptr)));
+    apply_settings_to_all();
+  }
+
+  void did_save(const json& params) {
+    std::string uri = string_member(member(params, "textDocument"), "uri");
+    if (auto it = docs_.find(uri); it != docs_.end()) apply_settings(uri, it->second, true);
+  }
+
+  void did_change_watched_files(const json& params) {
+    const json& changes = member(params, "changes");
+    if (!changes.is_array()) throw RequestError(kInvalidParams, "changes must be an array");
+    bool configs = false;
+    std::vector<std::pair<std::filesystem::path, bool>> sources;  // path, deleted
+    for (const json& change : changes) {
+      if (!change.is_object()) continue;
+      std::string path = uri_to_path(change.value("uri", ""));
+      if (path.empty()) continue;
+      if (ProjectConfigs::is_config_file(path)) configs = true;
+      if (std::filesystem::path(path).extension() == ".relax")
+        sources.emplace_back(path, change.value("type", 0) == 3);
+    }
+    if (configs) apply_settings_to_all();
+    if (!sources.empty() && index_)
+      pool_.submit([index = index_, sources] {
+        for (const auto& [path, deleted] : sources) {
+          if (deleted)
+            index->remove(path);
+          else
+            index->update(path);
+        }
+      });
+  }
+
+  // --- The workspace -------------------------------------------------------------------------
+  // The folders to index: workspaceFolders, else rootUri, else rootPath.
+  void workspace_folders(const json& params) {
+    folders_.clear();
+    if (auto f = params.find("workspaceFolders"); f != params.end() && f->is_array()) {
+      for (const json& folder : *f)
+        if (folder.is_object() && folder.contains("uri") && folder["uri"].is_string())
+          if (std::string path = uri_to_path(folder["uri"].get<std::string>()); !path.empty())
+            folders_.push_back(path);
+    }
+    if (folders_.empty())
+      if (auto r = params.find("rootUri"); r != params.end() && r->is_string())
+        if (std::string path = uri_to_path(r->get<std::string>()); !path.empty())
+          folders_.push_back(path);
+    if (folders_.empty())
+      if (auto r = params.find("rootPath");
+          r != params.end() && r->is_string() && !r->get<std::string>().empty())
+        folders_.push_back(r->get<std::string>());
+  }
+
+  void on_initialized() {
+    index_ = std::make_shared<WorkspaceIndex>(encoding_);
+    index_->start(folders_);
+    if (watch_files_) {
+      // Configuration files and sources changed outside the editor (a request of ours; the
+      // answer is not needed).
+      json watchers = json::array();
+      for (const char* glob :
+           {"**/relax.toml", "**/.relax.toml", "**/pyproject.toml", "**/*.relax"})
+        watchers.push_back({{"globPattern", glob}});
+      send({{"jsonrpc", "2.0"},
+            {"id", "relax/registerWatchers"},
+            {"method", "client/registerCapability"},
+            {"params",
+             {{"registrations",
+               {{{"id", "relax-watchers"},
+                 {"method", "workspace/didChangeWatchedFiles"},
+                 {"registerOptions", {{"watchers", watchers}}}}}}}}});
+    }
+  }
+
+  // workspace/symbol: the index's files, with the open documents' current text instead.
+  void workspace_symbol(const std::string& key, const json& params) {
+    std::string query = params.is_object() ? params.value("query", "") : "";
+    std::vector<std::pair<std::string, ide::Snapshot>> open;
+    for (const auto& [uri, doc] : docs_) {
+      std::string path = doc.path.empty() ? uri : path_to_uri(doc.path);
+      open.emplace_back(path, doc.doc->snapshot());
+    }
+    auto pending = pending_.at(key);
+    std::shared_ptr<WorkspaceIndex> index = index_;
+    ir::Encoding encoding = encoding_;
+    pool_.submit([this, key, pending, query, open, index, encoding] {
+      std::map<std::string, std::vector<WorkspaceSymbol>> files;
+      if (index) files = index->snapshot();
+      for (const auto& [uri, snap] : open) files[uri] = file_symbols(*snap.tree(), encoding);
+      json result = match_symbols(files, query, kWorkspaceSymbolLimit);
+      loop_.post([this, key, pending, result = std::move(result)]() mutable {
+        if (pending->cancelled) return reply_error(key, kRequestCancelled, "cancelled");
+        reply(key, std::move(result));
+      });
+    });
+  }
+
   // --- The end -------------------------------------------------------------------------------
   void on_end() {
     log(LogLevel::kInfo, "end of input");
@@ -729,6 +883,8 @@ class Server {
     loop_.stop();
   }
 
+  static constexpr size_t kWorkspaceSymbolLimit = 100;
+
   ServerOptions options_;
   Loop loop_;
   Transport transport_;
@@ -736,6 +892,12 @@ class Server {
   std::unordered_map<std::string, std::shared_ptr<Pending>> pending_;
   ir::Encoding encoding_ = ir::Encoding::kUtf16;
   bool snippets_ = false;
+  bool watch_files_ = false;  // the client registers file watchers for us
+  config::Overrides overrides_;
+  ProjectConfigs configs_;
+  std::set<std::string> reported_config_errors_;
+  std::vector<std::filesystem::path> folders_;
+  std::shared_ptr<WorkspaceIndex> index_;
   // The last semantic tokens sent per document: result id and data.
   std::map<std::string, std::pair<std::string, std::vector<uint32_t>>> tokens_;
   uint64_t token_results_ = 0;

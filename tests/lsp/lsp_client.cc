@@ -132,6 +132,14 @@ json LspClient::initialize(json capabilities) {
   return r;
 }
 
+json LspClient::initialize_with(json params) {
+  if (!params.contains("processId")) params["processId"] = nullptr;
+  if (!params.contains("capabilities")) params["capabilities"] = json::object();
+  json r = request("initialize", params);
+  notify("initialized", json::object());
+  return r;
+}
+
 void LspClient::open(const std::string& uri, const std::string& text, int64_t version) {
   notify("textDocument/didOpen",
          {{"textDocument",

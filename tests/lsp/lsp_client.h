@@ -26,6 +26,9 @@ class LspClient {
 
   // Sends `initialize` (with `capabilities`) and `initialized`; returns the result.
   json initialize(json capabilities = json::object());
+  // The same with more InitializeParams (rootUri, workspaceFolders, initializationOptions);
+  // `capabilities` defaults to none.
+  json initialize_with(json params);
 
   void send_raw(const std::string& bytes);
   void send(const json& message);
