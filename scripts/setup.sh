@@ -58,6 +58,7 @@ done
 
 if ((${#missing[@]} == 0)); then
   echo "setup: all packages present"
+  install_npm_packages
   exit 0
 fi
 
@@ -67,3 +68,4 @@ if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
 export DEBIAN_FRONTEND=noninteractive
 "${sudo_cmd[@]}" apt-get update -qq || echo "setup: apt-get update failed; trying with the current package lists" >&2
 "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+install_npm_packages
