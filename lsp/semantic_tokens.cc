@@ -58,9 +58,10 @@ std::vector<Token> collect(const CheckedDocument& doc) {
     }
   }
   if (doc.result.tree) {
-    // `R.nn.conv2d`: `R` a namespace, `nn` a namespace, `conv2d` a library function.
-    walk(*doc.result.tree, [&](syntax::Node n) {
-      if (n.kind() != syntax::NodeKind::kAttribute) return true;
+    // `R.nn.conv2d`: `R` a namespace, `nn` a namespace, `conv2d` a library function; the last
+    // part of a decorator (`@R.function`) a decorator. Decorators are found from above, so that
+    // no node asks for its parent (a walk from the root in tree-sitter).
+    auto dotted = [&](syntax::Node n, bool decorator) {
       syntax::Node root = n;
       std::vector<syntax::Node> parts;
       while (root.kind() == syntax::NodeKind::kAttribute) {
@@ -73,12 +74,23 @@ std::vector<Token> collect(const CheckedDocument& doc) {
       tokens.push_back({root.start(), root.end(), kNamespace, kDefaultLibrary});
       for (size_t i = parts.size(); i-- > 0;) {
         if (!parts[i]) continue;
-        bool last = i == 0;
-        bool decorator = n.parent() && n.parent().kind() == syntax::NodeKind::kDecorator;
-        uint32_t type = !last ? kNamespace : decorator ? kDecorator : kFunction;
+        uint32_t type = i != 0 ? kNamespace : decorator ? kDecorator : kFunction;
         tokens.push_back({parts[i].start(), parts[i].end(), type, kDefaultLibrary});
       }
-      return false;  // the parts are done
+      return true;
+    };
+    walk(*doc.result.tree, [&](syntax::Node n) {
+      syntax::NodeKind kind = n.kind();
+      if (kind == syntax::NodeKind::kDecorator) {
+        for (syntax::Node child : n.named_children())
+          if (child.kind() == syntax::NodeKind::kAttribute && dotted(child, true)) return false;
+        return true;
+      }
+      // Strings and comments hold no names (a shape string's names are occurrences already).
+      if (kind == syntax::NodeKind::kString || kind == syntax::NodeKind::kComment) return false;
+      if (kind != syntax::NodeKind::kAttribute) return true;
+      // An attribute of another head (`x.shape`) may hold dotted names inside (`f(R.add).x`).
+      return !dotted(n, false);
     });
   }
   std::sort(tokens.begin(), tokens.end(), [](const Token& a, const Token& b) {

@@ -484,13 +484,17 @@ class Server {
   void semantic_tokens_request(const std::string& key, const json& params, bool delta) {
     std::string uri = string_member(member(params, "textDocument"), "uri");
     std::string previous = delta ? string_member(params, "previousResultId") : "";
+    // The tokens go from the worker to the loop as they are (no JSON in between: a large file
+    // has hundreds of thousands of integers).
+    auto computed = std::make_shared<std::vector<uint32_t>>();
     whole_document(
         key, params,
-        [](const CheckedDocument& d, const json&) {
-          return json(semantic_tokens(d, 0, UINT32_MAX));
+        [computed](const CheckedDocument& d, const json&) {
+          *computed = semantic_tokens(d, 0, UINT32_MAX);
+          return json(nullptr);
         },
-        [this, uri, previous, delta](json data) -> json {
-          std::vector<uint32_t> now = data.get<std::vector<uint32_t>>();
+        [this, uri, previous, delta, computed](json) -> json {
+          std::vector<uint32_t>& now = *computed;
           std::string id = std::to_string(++token_results_);
           auto& kept = tokens_[uri];
           json out;

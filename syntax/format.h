@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,6 +35,8 @@ struct FormatOptions {
   std::function<void(std::string& formatted)> after_layout_for_testing;
 };
 
+struct SourceLeases;
+
 struct FormatResult {
   // False when the text was not formatted (syntax errors, or a safety check failed); the
   // diagnostics say why and `text` is the input unchanged.
@@ -44,6 +47,10 @@ struct FormatResult {
   // "ir" (that, and with `thorough_checks` the modules built from both), "unchanged" (the
   // output is the input, byte for byte), or empty when not checked.
   std::string verified_by;
+  // The files the diagnostics point into (the input, the formatted text), registered with the
+  // SourceManager while any copy of the result lives: their text is released after, so that a
+  // long-running caller (the language server) does not keep every version it formatted.
+  std::shared_ptr<const SourceLeases> sources;
 };
 
 // Formats a whole document. `name` is used in diagnostics.

@@ -20,6 +20,19 @@
 
 namespace relax::syntax {
 
+// Files registered for one format_text call; their text is dropped with the last result.
+struct SourceLeases {
+  std::vector<uint32_t> ids;
+  uint32_t add(std::string name, std::string text) {
+    uint32_t id = ir::SourceManager::global().add(std::move(name), std::move(text));
+    ids.push_back(id);
+    return id;
+  }
+  ~SourceLeases() {
+    for (uint32_t id : ids) ir::SourceManager::global().replace(id, "");
+  }
+};
+
 namespace {
 
 ir::Span span_at(uint32_t file, uint32_t offset) {
@@ -227,11 +240,11 @@ bool verify_formatted(const Checked& in, const Checked& out, uint32_t file, uint
 // parser declines it), must have the same tree up to layout and the same comments. What
 // formatting can change is layout, so that is all it compares: no IR is built.
 bool check_own_parse(const format::Ast& in, uint32_t file, const std::string& out,
-                     const std::string& name, ir::DiagnosticBag& diags) {
+                     const std::string& name, ir::DiagnosticBag& diags, SourceLeases& leases) {
   std::unique_ptr<format::Ast> again = format::Ast::parse(out);
   std::unique_ptr<SyntaxTree> out_tree;  // outlives `again` when that is built from it
   if (!again) {
-    uint32_t out_file = ir::SourceManager::global().add(name + " (formatted)", out);
+    uint32_t out_file = leases.add(name + " (formatted)", out);
     out_tree = SyntaxTree::parse(out, out_file);
     if (!output_parses(*out_tree, out_file, diags)) return false;
     if (too_deep(*out_tree)) {
@@ -255,8 +268,8 @@ bool check_own_parse(const format::Ast& in, uint32_t file, const std::string& ou
 // layout was made from tree-sitter's tree, and the output is compared with it by tree-sitter's
 // tree, as canonical tokens.
 bool check_cst(const SyntaxTree& in, uint32_t file, const std::string& out, const std::string& name,
-               ir::DiagnosticBag& diags) {
-  uint32_t out_file = ir::SourceManager::global().add(name + " (formatted)", out);
+               ir::DiagnosticBag& diags, SourceLeases& leases) {
+  uint32_t out_file = leases.add(name + " (formatted)", out);
   std::unique_ptr<SyntaxTree> out_tree = SyntaxTree::parse(out, out_file);
   if (!output_parses(*out_tree, out_file, diags)) return false;
   if (too_deep(*out_tree)) {
@@ -279,8 +292,11 @@ void after_layout(const FormatOptions& options, std::string& out) {
 // rewritten text is formatted; the rewrite is checked by IR, or without IR by the canonical
 // tokens with the rewritten spellings mapped to one.
 FormatResult format_with_profile(std::string_view text, uint32_t file, const FormatOptions& options,
-                                 ir::DiagnosticBag& diags, const std::string& name) {
+                                 ir::DiagnosticBag& diags, const std::string& name,
+                                 std::shared_ptr<SourceLeases> leases_owner) {
+  SourceLeases& leases = *leases_owner;
   FormatResult result;
+  result.sources = std::move(leases_owner);
   result.text = std::string(text);
   Checked in = check_side(std::string(text), file, options.verify);
   if (in.tree->root().has_error()) {
@@ -296,7 +312,7 @@ FormatResult format_with_profile(std::string_view text, uint32_t file, const For
   uint32_t rewritten_file = file;
   Checked source = in;
   if (rewritten != text) {
-    rewritten_file = ir::SourceManager::global().add(name + " (profile)", rewritten);
+    rewritten_file = leases.add(name + " (profile)", rewritten);
     source = check_side(rewritten, rewritten_file, options.verify);
     if (source.tree->root().has_error()) {
       diags.error("F0005", span_at(file, 0),
@@ -326,7 +342,7 @@ FormatResult format_with_profile(std::string_view text, uint32_t file, const For
         return result;
       }
     }
-    uint32_t out_file = ir::SourceManager::global().add(name + " (formatted)", out);
+    uint32_t out_file = leases.add(name + " (formatted)", out);
     Checked formatted = check_side(out, out_file, true);
     // The formatting against the rewritten text, and the IR against the input's.
     Checked reference = source;
@@ -345,10 +361,14 @@ FormatResult format_with_profile(std::string_view text, uint32_t file, const For
 
 FormatResult format_text(std::string_view text, const FormatOptions& options,
                          ir::DiagnosticBag& diags, const std::string& name) {
+  auto leases_owner = std::make_shared<SourceLeases>();
+  SourceLeases& leases = *leases_owner;
   FormatResult result;
   result.text = std::string(text);
-  uint32_t file = ir::SourceManager::global().add(name, std::string(text));
-  if (options.profile) return format_with_profile(text, file, options, diags, name);
+  uint32_t file = leases.add(name, std::string(text));
+  if (options.profile)
+    return format_with_profile(text, file, options, diags, name, std::move(leases_owner));
+  result.sources = std::move(leases_owner);
 
   // One parse of the input, which the layout and the check share: the formatter's own parser,
   // or tree-sitter's CST where it declines the text. Its parser checks the depth before it
@@ -388,8 +408,8 @@ FormatResult format_text(std::string_view text, const FormatOptions& options,
       // Nothing changed, so nothing can have changed meaning.
       result.verified_by = "unchanged";
     } else {
-      bool same = tree ? check_cst(*tree, file, out, name, diags)
-                       : check_own_parse(*ast, file, out, name, diags);
+      bool same = tree ? check_cst(*tree, file, out, name, diags, leases)
+                       : check_own_parse(*ast, file, out, name, diags, leases);
       if (!same) return result;
       result.verified_by = "syntax";
     }
@@ -400,7 +420,7 @@ FormatResult format_text(std::string_view text, const FormatOptions& options,
         diags.error("F0001", span_at(file, 0), "not formatted: the file has syntax errors");
         return result;
       }
-      uint32_t out_file = ir::SourceManager::global().add(name + " (formatted)", out);
+      uint32_t out_file = leases.add(name + " (formatted)", out);
       Checked formatted = check_side(out, out_file, true);
       if (in.too_deep || formatted.too_deep) {
         refuse_depth(file, diags);
