@@ -190,3 +190,23 @@ TEST_CASE("a file nested too deeply is refused, not crashed on") {
   for (int i = 1; i < 500; ++i) shorter += " + a" + std::to_string(i);
   CHECK(format(shorter + "\n").ok);
 }
+
+TEST_CASE("format_text keeps the files its diagnostics name only while its result lives") {
+  // A language server formats on every save: each call must not keep the text it registered.
+  std::string broken = "@R.function\ndef f(x:\n    return x\n";
+  uint32_t file = 0;
+  {
+    relax::ir::DiagnosticBag diags;
+    relax::syntax::FormatResult r = relax::syntax::format_text(broken, {}, diags, "leak.relax");
+    REQUIRE_FALSE(r.ok);
+    REQUIRE(diags.size() > 0);
+    file = diags.items()[0].span.file;
+    auto source = relax::ir::SourceManager::global().get(file);
+    REQUIRE(source);
+    CHECK(source->text() == broken);  // there for rendering the diagnostics
+  }
+  auto after = relax::ir::SourceManager::global().get(file);
+  REQUIRE(after);
+  CHECK(after->text().empty());
+  CHECK(after->name() == "leak.relax");
+}
