@@ -33,8 +33,20 @@ json workspace_edit(const CheckedDocument& doc, uint32_t begin, uint32_t end,
 
 }  // namespace
 
+json fix_all_edit(const CheckedDocument& doc, const analysis::CheckOptions& options) {
+  const std::string& text = doc.result.source->text();
+  // The fixes are re-checked on a scratch document (one file id, released after).
+  ide::Document scratch(doc.result.source->name() + " (fix)", text, options);
+  analysis::FixOutcome fixed = analysis::fix_text(text, [&](const std::string& t) {
+    scratch.set_text(t);
+    return *scratch.check();
+  });
+  if (fixed.text == text) return nullptr;
+  return workspace_edit(doc, 0, static_cast<uint32_t>(text.size()), fixed.text);
+}
+
 json code_actions(const CheckedDocument& doc, uint32_t begin, uint32_t end, const json& only,
-                  const analysis::CheckOptions& options) {
+                  const analysis::CheckOptions& options, const json& resolve_data) {
   json out = json::array();
   const std::string& text = doc.result.source->text();
   uint32_t file = doc.result.tree ? doc.result.tree->file() : 0;
@@ -52,17 +64,16 @@ json code_actions(const CheckedDocument& doc, uint32_t begin, uint32_t end, cons
          {"edit", workspace_edit(doc, d.fix->span.begin, d.fix->span.end, d.fix->replacement)}});
   }
   if (any_safe && wants(only, "source.fixAll")) {
-    // The fixes are re-checked on a scratch document (one file id, released after).
-    ide::Document scratch(doc.result.source->name() + " (fix)", text, options);
-    analysis::FixOutcome fixed = analysis::fix_text(text, [&](const std::string& t) {
-      scratch.set_text(t);
-      return *scratch.check();
-    });
-    if (fixed.text != text)
-      out.push_back(
-          {{"title", "Fix all auto-fixable problems"},
-           {"kind", "source.fixAll"},
-           {"edit", workspace_edit(doc, 0, static_cast<uint32_t>(text.size()), fixed.text)}});
+    json action = {{"title", "Fix all auto-fixable problems"}, {"kind", "source.fixAll"}};
+    if (!resolve_data.is_null()) {
+      // Computed when chosen (codeAction/resolve): it checks the document again, round after
+      // round, which an editor asking for actions at every cursor move should not wait for.
+      action["data"] = resolve_data;
+      out.push_back(std::move(action));
+    } else if (json edit = fix_all_edit(doc, options); !edit.is_null()) {
+      action["edit"] = std::move(edit);
+      out.push_back(std::move(action));
+    }
   }
   if (doc.result.symbols && wants(only, "refactor.rewrite")) {
     for (const syntax::Symbol* s : unannotated_bindings(doc, begin, end)) {

@@ -69,8 +69,13 @@ std::vector<const syntax::Symbol*> unannotated_bindings(const CheckedDocument& d
 json selection_ranges(const CheckedDocument& doc, const std::vector<uint32_t>& offsets);
 
 // code_actions.cc: CodeAction[] for [begin, end); `only` the kinds asked for (null: all).
+// With `resolve_data` (not null) the `source.fixAll` action comes without its edit, carrying
+// that data for codeAction/resolve, which fix_all_edit answers.
 json code_actions(const CheckedDocument& doc, uint32_t begin, uint32_t end, const json& only,
-                  const analysis::CheckOptions& options);
+                  const analysis::CheckOptions& options, const json& resolve_data = nullptr);
+// The WorkspaceEdit of `source.fixAll` (what `relax check --fix` applies), or null when the
+// fixes change nothing.
+json fix_all_edit(const CheckedDocument& doc, const analysis::CheckOptions& options);
 
 // commands.cc: the code lenses ("Run", "Show lowered IR" on each Relax function, carrying the
 // commands below with their arguments) and the commands themselves.

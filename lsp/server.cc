@@ -49,6 +49,18 @@ struct Pending {
   std::atomic<bool> cancelled{false};
 };
 
+// The member at a path of keys, or null.
+const json* find_path(const json& at, std::initializer_list<const char*> path) {
+  const json* node = &at;
+  for (const char* key : path) {
+    if (!node->is_object()) return nullptr;
+    auto it = node->find(key);
+    if (it == node->end()) return nullptr;
+    node = &*it;
+  }
+  return node;
+}
+
 class Server {
  public:
   Server(int in_fd, int out_fd, const ServerOptions& options)
@@ -215,6 +227,13 @@ class Server {
     snippets_ = flag({"textDocument", "completion", "completionItem", "snippetSupport"});
     bool pull_diagnostics = flag({"textDocument", "diagnostic"});
     watch_files_ = flag({"workspace", "didChangeWatchedFiles", "dynamicRegistration"});
+    // `source.fixAll` is computed when chosen where the client resolves an action's edit.
+    resolve_code_action_edits_ = false;
+    if (const json* props =
+            find_path(caps, {"textDocument", "codeAction", "resolveSupport", "properties"});
+        props && props->is_array())
+      for (const json& p : *props)
+        if (p == "edit") resolve_code_action_edits_ = true;
     if (auto o = params.find("initializationOptions"); o != params.end()) set_settings(*o);
     workspace_folders(params);
     initialized_ = true;
@@ -243,7 +262,8 @@ class Server {
         {"codeLensProvider", {{"resolveProvider", false}}},
         {"executeCommandProvider", {{"commands", {"relax.run", "relax.showIR"}}}},
         {"codeActionProvider",
-         {{"codeActionKinds", {"quickfix", "source.fixAll", "refactor.rewrite"}}}},
+         {{"codeActionKinds", {"quickfix", "source.fixAll", "refactor.rewrite"}},
+          {"resolveProvider", true}}},
     };
     if (pull_diagnostics)
       capabilities["diagnosticProvider"] = {{"interFileDependencies", false},
@@ -366,11 +386,37 @@ class Server {
            json only = nullptr;
            if (auto c = p.find("context"); c != p.end() && c->is_object())
              if (auto o = c->find("only"); o != c->end() && o->is_array()) only = *o;
-           analysis::CheckOptions options = s.document(p).doc->options();
-           s.whole_document(key, p, [only, options](const CheckedDocument& d, const json& params) {
-             auto [begin, end] = byte_range(d, params["range"]);
-             return code_actions(d, begin, end, only, options);
-           });
+           OpenDocument& open = s.document(p);
+           analysis::CheckOptions options = open.doc->options();
+           json data = nullptr;
+           if (s.resolve_code_action_edits_)
+             data = {{"uri", string_member(member(p, "textDocument"), "uri")},
+                     {"version", open.doc->version()}};
+           s.whole_document(key, p,
+                            [only, options, data](const CheckedDocument& d, const json& params) {
+                              auto [begin, end] = byte_range(d, params["range"]);
+                              return code_actions(d, begin, end, only, options, data);
+                            });
+         }},
+        {"codeAction/resolve",
+         [](Server& s, const std::string& key, const json& action) {
+           if (!action.is_object()) throw RequestError(kInvalidParams, "a CodeAction");
+           const json& data = member(action, "data");
+           std::string uri = string_member(data, "uri");
+           uint64_t version = static_cast<uint64_t>(int_member(data, "version"));
+           json doc_params = {{"textDocument", {{"uri", uri}}}};
+           OpenDocument& open = s.document(doc_params);
+           if (open.doc->version() != version)
+             throw RequestError(kContentModified, "the document changed");
+           analysis::CheckOptions options = open.doc->options();
+           s.whole_document(key, doc_params,
+                            [action, options](const CheckedDocument& d, const json&) {
+                              json out = action;
+                              out.erase("data");
+                              if (json edit = fix_all_edit(d, options); !edit.is_null())
+                                out["edit"] = edit;
+                              return out;
+                            });
          }},
         {"textDocument/diagnostic",
          [](Server& s, const std::string& key, const json& p) {
@@ -897,6 +943,7 @@ class Server {
   ir::Encoding encoding_ = ir::Encoding::kUtf16;
   bool snippets_ = false;
   bool watch_files_ = false;  // the client registers file watchers for us
+  bool resolve_code_action_edits_ = false;
   config::Overrides overrides_;
   ProjectConfigs configs_;
   std::set<std::string> reported_config_errors_;

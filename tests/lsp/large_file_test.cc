@@ -20,8 +20,8 @@ std::string large_module() {
   for (int i = 0; i < kFunctions; ++i) {
     std::string n = std::to_string(i + 1);
     out += "    @R.function\n";
-    out += "    def f" + std::to_string(i) + "(x: R.Tensor((" + n + ", 4), \"float32\")) -> R.Tensor((" +
-           n + ", 4), \"float32\"):\n";
+    out += "    def f" + std::to_string(i) + "(x: R.Tensor((" + n +
+           ", 4), \"float32\")) -> R.Tensor((" + n + ", 4), \"float32\"):\n";
     out += "        y = R.add(x, x)\n";
     out += "        z = R.multiply(y, x)\n";
     out += "        return z\n\n";
@@ -30,7 +30,9 @@ std::string large_module() {
 }
 
 // The line of `y = R.add(x, x)` in function i (0-based).
-int add_line(int i) { return 6 + 6 * i + 2; }
+int add_line(int i) {
+  return 6 + 6 * i + 2;
+}
 
 json change(int line, int begin, int end, const std::string& text) {
   return {{"range",
@@ -51,9 +53,8 @@ TEST_CASE("lsp large file: many incremental edits, each version's diagnostics ex
   int version = 1;
   auto edit = [&](json changes) {
     ++version;
-    client.notify("textDocument/didChange",
-                  {{"textDocument", {{"uri", uri}, {"version", version}}},
-                   {"contentChanges", std::move(changes)}});
+    client.notify("textDocument/didChange", {{"textDocument", {{"uri", uri}, {"version", version}}},
+                                             {"contentChanges", std::move(changes)}});
   };
   // Typing a burst: `R.add(x, x)` -> `R.add(x, w)` -> back, near the end of the file; only the
   // last version's diagnostics need to come.
@@ -77,8 +78,7 @@ TEST_CASE("lsp large file: many incremental edits, each version's diagnostics ex
   // Hover far down the file, on the shifted text: the parameter's shape of that function.
   json hover = client.request(
       "textDocument/hover",
-      {{"textDocument", {{"uri", uri}}},
-       {"position", {{"line", line + 1}, {"character", col}}}});
+      {{"textDocument", {{"uri", uri}}}, {"position", {{"line", line + 1}, {"character", col}}}});
   REQUIRE(hover.contains("result"));
   std::string text = hover["result"]["contents"]["value"];
   INFO(text);

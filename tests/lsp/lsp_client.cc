@@ -6,7 +6,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -85,16 +87,34 @@ std::string LspClient::log() const {
 }
 
 void LspClient::send_raw(const std::string& bytes) {
+  // Writes only what the pipe takes without blocking (at most PIPE_BUF once it is writable),
+  // reading the server's output meanwhile: a server blocked writing to us while we block writing
+  // to it would hang both.
   size_t done = 0;
+  int idle_ms = 0;
   while (done < bytes.size()) {
-    ssize_t n = write(to_server_, bytes.data() + done, bytes.size() - done);
+    pollfd fds[2] = {{to_server_, POLLOUT, 0}, {from_server_, POLLIN, 0}};
+    int rc = poll(fds, eof_ ? 1 : 2, 100);
+    if (rc < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error("poll failed while writing to the server");
+    }
+    if (rc == 0) {
+      if ((idle_ms += 100) > 60000) throw std::runtime_error("the server stopped reading");
+      continue;
+    }
+    idle_ms = 0;
+    if (!eof_ && (fds[1].revents & (POLLIN | POLLHUP))) pump(0);
+    if (fds[0].revents & (POLLERR | POLLHUP))
+      throw std::runtime_error("the server's input is closed");
+    if (!(fds[0].revents & POLLOUT)) continue;
+    size_t chunk = std::min<size_t>(bytes.size() - done, PIPE_BUF);
+    ssize_t n = write(to_server_, bytes.data() + done, chunk);
     if (n <= 0) {
-      if (n < 0 && errno == EINTR) continue;
+      if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
       throw std::runtime_error("the server's input is closed");
     }
     done += static_cast<size_t>(n);
-    // A slow reader on the other side: drain its output so that neither side blocks.
-    if (done < bytes.size()) pump(0);
   }
 }
 

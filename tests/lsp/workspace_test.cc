@@ -237,3 +237,41 @@ def helper(x: R.Tensor((2,), "float32")) -> R.Tensor((2,), "float32"):
   }
   CHECK(gone.empty());
 }
+
+TEST_CASE("lsp code actions: source.fixAll is resolved when chosen, where the client can") {
+  LspClient client;
+  json caps = {
+      {"textDocument", {{"codeAction", {{"resolveSupport", {{"properties", {"edit"}}}}}}}}};
+  json init = client.initialize(caps);
+  CHECK(init["result"]["capabilities"]["codeActionProvider"]["resolveProvider"] == true);
+  std::string uri = test_uri("fixall.relax");
+  client.open(uri, kTwoWarnings);
+  client.diagnostics(uri, 1);
+  json range = {{"start", {{"line", 0}, {"character", 0}}},
+                {"end", {{"line", 0}, {"character", 0}}}};
+  json actions = client.request("textDocument/codeAction",
+                                {{"textDocument", {{"uri", uri}}},
+                                 {"range", range},
+                                 {"context", {{"diagnostics", json::array()}}}})["result"];
+  json fix_all;
+  for (const json& a : actions)
+    if (a["kind"] == "source.fixAll") fix_all = a;
+  REQUIRE(fix_all.is_object());
+  CHECK_FALSE(fix_all.contains("edit"));
+  REQUIRE(fix_all.contains("data"));
+  json resolved = client.request("codeAction/resolve", fix_all)["result"];
+  REQUIRE(resolved.contains("edit"));
+  CHECK_FALSE(resolved.contains("data"));
+  // W1001's fix removes `y = R.add(x, x)`.
+  std::string new_text = resolved["edit"]["changes"][uri][0]["newText"];
+  CHECK(new_text.find("y = R.add") == std::string::npos);
+  CHECK(new_text.find("return x") != std::string::npos);
+
+  // After an edit, an action of the old version is refused.
+  client.notify("textDocument/didChange",
+                {{"textDocument", {{"uri", uri}, {"version", 2}}},
+                 {"contentChanges", {{{"text", std::string(kTwoWarnings) + "\n"}}}}});
+  json stale = client.request("codeAction/resolve", fix_all);
+  REQUIRE(stale.contains("error"));
+  CHECK(stale["error"]["code"] == -32801);
+}
