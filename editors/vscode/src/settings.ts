@@ -3,8 +3,8 @@
 
 /** What `relax lsp` reads from `initializationOptions` and `workspace/didChangeConfiguration`. */
 export interface ServerSettings {
-  format?: { lineWidth: number };
-  lint?: { select?: string[]; ignore?: string[] };
+  format?: { lineWidth?: number; profile?: 'legacy' | 'current' };
+  lint?: { select?: string[]; extendSelect?: string[]; ignore?: string[] };
 }
 
 export interface RelaxSettings {
@@ -14,8 +14,11 @@ export interface RelaxSettings {
   logFile?: string;
   /** `relax.format.lineWidth`; undefined: from relax.toml, else 100. */
   lineWidth?: number;
-  /** `relax.lint.select` / `relax.lint.ignore`; empty: from the project configuration. */
+  /** `relax.format.profile`; undefined: from relax.toml, else none. */
+  profile?: 'legacy' | 'current';
+  /** `relax.lint.select` / `extendSelect` / `ignore`; empty: from the project configuration. */
   lintSelect: string[];
+  lintExtendSelect: string[];
   lintIgnore: string[];
 }
 
@@ -44,12 +47,15 @@ export function selectors(value: unknown): string[] {
 
 export function readSettings(get: SettingGetter): RelaxSettings {
   const width = get('format.lineWidth');
+  const profile = get('format.profile');
   return {
     path: nonEmptyString(get('path')) ?? DEFAULT_PATH,
     logFile: nonEmptyString(get('server.logFile')),
     lineWidth:
       typeof width === 'number' && Number.isInteger(width) && width > 0 ? width : undefined,
+    profile: profile === 'legacy' || profile === 'current' ? profile : undefined,
     lintSelect: selectors(get('lint.select')),
+    lintExtendSelect: selectors(get('lint.extendSelect')),
     lintIgnore: selectors(get('lint.ignore')),
   };
 }
@@ -57,10 +63,15 @@ export function readSettings(get: SettingGetter): RelaxSettings {
 /** Only the keys the user set: an unset key means "from the project configuration". */
 export function serverSettings(s: RelaxSettings): ServerSettings {
   const out: ServerSettings = {};
-  if (s.lineWidth !== undefined) out.format = { lineWidth: s.lineWidth };
-  if (s.lintSelect.length > 0 || s.lintIgnore.length > 0) {
+  if (s.lineWidth !== undefined || s.profile !== undefined) {
+    out.format = {};
+    if (s.lineWidth !== undefined) out.format.lineWidth = s.lineWidth;
+    if (s.profile !== undefined) out.format.profile = s.profile;
+  }
+  if (s.lintSelect.length > 0 || s.lintExtendSelect.length > 0 || s.lintIgnore.length > 0) {
     out.lint = {};
     if (s.lintSelect.length > 0) out.lint.select = [...s.lintSelect];
+    if (s.lintExtendSelect.length > 0) out.lint.extendSelect = [...s.lintExtendSelect];
     if (s.lintIgnore.length > 0) out.lint.ignore = [...s.lintIgnore];
   }
   return out;

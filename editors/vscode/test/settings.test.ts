@@ -9,7 +9,15 @@ function from(values: Record<string, unknown>) {
 
 test('defaults: relax on PATH, nothing sent to the server', () => {
   const s = from({ path: 'relax', 'format.lineWidth': null, 'lint.select': [], 'lint.ignore': [] });
-  assert.deepEqual(s, { path: 'relax', logFile: undefined, lineWidth: undefined, lintSelect: [], lintIgnore: [] });
+  assert.deepEqual(s, {
+    path: 'relax',
+    logFile: undefined,
+    lineWidth: undefined,
+    profile: undefined,
+    lintSelect: [],
+    lintExtendSelect: [],
+    lintIgnore: [],
+  });
   assert.deepEqual(serverSettings(s), {});
   assert.deepEqual(settingsPayload(s), { relax: {} });
   assert.deepEqual(serverArgs(s), ['lsp']);
@@ -26,6 +34,15 @@ test('line width and lint selectors are passed on, wrapped in "relax"', () => {
   assert.deepEqual(settingsPayload(s), {
     relax: { format: { lineWidth: 120 }, lint: { select: ['W10', 'E'], ignore: ['W1001'] } },
   });
+});
+
+test('the profile and extendSelect are passed on when set', () => {
+  assert.deepEqual(serverSettings(from({ 'format.profile': 'current', 'lint.extendSelect': ['w1012'] })), {
+    format: { profile: 'current' },
+    lint: { extendSelect: ['W1012'] },
+  });
+  assert.deepEqual(serverSettings(from({ 'format.profile': 'newest' })), {});
+  assert.deepEqual(serverSettings(from({ 'format.profile': null })), {});
 });
 
 test('only the lint key that is set', () => {
