@@ -70,7 +70,8 @@ std::shared_ptr<const analysis::CheckResult> checked_for_build(
 
 CommandFailure::CommandFailure(const std::string& message, std::vector<ir::Diagnostic> diags,
                                const std::string& text)
-    : RequestError(kRequestFailed, message), diagnostics(std::move(diags)) {
+    : RequestError(kRequestFailed, message, json{{"kind", "buildFailed"}}),
+      diagnostics(std::move(diags)) {
   // The spans of a scratch document point into its own text: kept for the positions.
   source = std::make_shared<const ir::SourceFile>("<build>", text);
 }
@@ -100,6 +101,21 @@ json run_function(const ide::Snapshot& snapshot, const RunRequest& request,
     throw RequestError(kRequestFailed, "the executable has no function `" + request.function + "`");
   const vm::FunctionInfo& fn = exe.functions[static_cast<size_t>(*index)];
   vm::SizeHeap heap = vm::size_heap(fn, request.sizes);
+  std::vector<bool> given;
+  for (size_t i = 0; i < fn.param_names.size(); ++i)
+    given.push_back(i < request.inputs.size() && !request.inputs[i].empty());
+  if (std::vector<std::string> missing = vm::missing_sizes(fn, heap, given); !missing.empty()) {
+    // What the client asks the user for, then sends back in `sizes`.
+    std::string names, example;
+    for (const std::string& n : missing) {
+      names += (names.empty() ? "`" : ", `") + n + "`";
+      example += (example.empty() ? "\"" : ", \"") + n + "\": 4";
+    }
+    throw RequestError(kRequestFailed,
+                       "random inputs of `" + request.function + "` need the size of " + names +
+                           ": give it in the `sizes` argument ({" + example + "})",
+                       json{{"kind", "missingSizes"}, {"sizes", missing}});
+  }
   std::mt19937 rng(request.seed);
   std::vector<vm::Value> args;
   json inputs = json::array();

@@ -32,9 +32,12 @@ enum ErrorCode : int {
 };
 
 // Thrown by a handler to answer with an error (bad params: kInvalidParams).
+// `data`, when not null, goes with the error (what a client needs to act on it).
 struct RequestError : std::runtime_error {
-  RequestError(int code, const std::string& message) : std::runtime_error(message), code(code) {}
+  RequestError(int code, const std::string& message, nlohmann::json data = nullptr)
+      : std::runtime_error(message), code(code), data(std::move(data)) {}
   int code;
+  nlohmann::json data;
 };
 
 // Reads a required member of the params; throws kInvalidParams naming it when it is missing or

@@ -140,8 +140,11 @@ class Server {
   void send(const json& message) {
     if (!transport_.send(message)) log(LogLevel::kError, "cannot write to the client");
   }
-  void send_error(const json& id, int code, const std::string& message) {
-    send({{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}});
+  void send_error(const json& id, int code, const std::string& message,
+                  const json& data = nullptr) {
+    json error = {{"code", code}, {"message", message}};
+    if (!data.is_null()) error["data"] = data;
+    send({{"jsonrpc", "2.0"}, {"id", id}, {"error", std::move(error)}});
   }
   void notify(const std::string& method, json params) {
     send({{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}});
@@ -167,12 +170,13 @@ class Server {
     pending_.erase(it);
     send({{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}});
   }
-  void reply_error(const std::string& key, int code, const std::string& message) {
+  void reply_error(const std::string& key, int code, const std::string& message,
+                   const json& data = nullptr) {
     auto it = pending_.find(key);
     if (it == pending_.end()) return;
     json id = it->second->id;
     pending_.erase(it);
-    send_error(id, code, message);
+    send_error(id, code, message, data);
   }
 
   // --- Requests ------------------------------------------------------------------------------
@@ -193,7 +197,7 @@ class Server {
         return reply_error(key, kMethodNotFound, "unknown method '" + method + "'");
       feature->second(*this, key, params);
     } catch (const RequestError& e) {
-      reply_error(key, e.code, e.what());
+      reply_error(key, e.code, e.what(), e.data);
     } catch (const std::exception& e) {
       reply_error(key, kInternalError, e.what());
     }
@@ -459,7 +463,7 @@ class Server {
     ide::Snapshot snapshot = open.doc->snapshot();
     ir::Encoding encoding = encoding_;
     pool_.submit([this, key, uri, pending, snapshot, encoding, work, finish] {
-      json result;
+      json result, data;
       int error = 0;
       std::string message;
       if (pending->cancelled) {
@@ -471,16 +475,17 @@ class Server {
         } catch (const RequestError& e) {
           error = e.code;
           message = e.what();
+          data = e.data;
         } catch (const std::exception& e) {
           error = kInternalError;
           message = e.what();
         }
       }
       uint64_t version = snapshot.version();
-      loop_.post([this, key, uri, pending, version, error, message, finish,
+      loop_.post([this, key, uri, pending, version, error, message, data, finish,
                   result = std::move(result)]() mutable {
         if (pending->cancelled) return reply_error(key, kRequestCancelled, "cancelled");
-        if (error) return reply_error(key, error, message);
+        if (error) return reply_error(key, error, message, data);
         auto it = docs_.find(uri);
         if (it == docs_.end() || it->second.doc->version() != version)
           return reply_error(key, kContentModified, "the document changed");
@@ -650,7 +655,7 @@ class Server {
               if (!list.empty())
                 notify("textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", list}});
             });
-            throw RequestError(failure.code, failure.what());
+            throw RequestError(failure.code, failure.what(), failure.data);
           }
         },
         end_progress);

@@ -171,6 +171,21 @@ SizeHeap size_heap(const FunctionInfo& fn, const std::map<std::string, int64_t>&
   return heap;
 }
 
+std::vector<std::string> missing_sizes(const FunctionInfo& fn, const SizeHeap& heap,
+                                       const std::vector<bool>& given) {
+  std::vector<int64_t> slots;
+  if (fn.param_info.size() != fn.param_names.size()) return {};
+  for (size_t i = 0; i < fn.param_info.size(); ++i)
+    if (i >= given.size() || !given[i]) dim_slots(fn.param_info[i], slots);
+  std::vector<std::string> out;
+  for (int64_t s : slots) {
+    auto slot = static_cast<size_t>(s);
+    if (slot < heap.known.size() && !heap.known[slot] && slot < fn.shape_slot_names.size())
+      out.push_back(fn.shape_slot_names[slot]);
+  }
+  return out;
+}
+
 std::optional<Value> random_input(const FunctionInfo& fn, size_t index, const SizeHeap& heap,
                                   std::mt19937& rng, std::string& error) {
   if (fn.param_info.size() != fn.param_names.size()) {

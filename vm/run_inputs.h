@@ -25,6 +25,11 @@ struct SizeHeap {
 };
 SizeHeap size_heap(const FunctionInfo& fn, const std::map<std::string, int64_t>& sizes);
 
+// The sizes that random values of the parameters not `given` (by position; past its end: not
+// given) need and `heap` does not hold: the symbolic variables their dims read, in order.
+std::vector<std::string> missing_sizes(const FunctionInfo& fn, const SizeHeap& heap,
+                                       const std::vector<bool>& given);
+
 // A random value for parameter `index` of `fn` (floats in [-1, 1), integers in [0, 9], bools;
 // shapes and integer prims from their dims), or nullopt with `error` set: the parameter is not
 // of a kind --random makes, or a dim needs a size --shape did not give.

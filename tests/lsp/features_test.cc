@@ -334,4 +334,28 @@ TEST_CASE("lsp features: code lenses carry Run and Show IR, which build and run 
                                {{"command", "relax.run"}, {"arguments", {{{"uri", uri}}}}});
   REQUIRE(failed.contains("error"));
   CHECK(failed["error"]["code"] == -32803);
+  CHECK(failed["error"]["data"]["kind"] == "buildFailed");
+}
+
+TEST_CASE("lsp relax.run: a symbolic size random inputs need is named in the error's data") {
+  LspClient client;
+  client.initialize();
+  std::string uri = test_uri("sizes.relax");
+  client.open(uri, R"(@R.function
+def main(a: R.Tensor(("n", 3), "float32"), b: R.Tensor(("m",), "float32")) -> R.Tensor(("n", 3), "float32"):
+    return R.add(a, a)
+)");
+  client.diagnostics(uri, 1);
+  json missing = client.request("workspace/executeCommand",
+                                {{"command", "relax.run"}, {"arguments", {{{"uri", uri}}}}});
+  REQUIRE(missing.contains("error"));
+  CHECK(missing["error"]["code"] == -32803);
+  CHECK(missing["error"]["data"] == json{{"kind", "missingSizes"}, {"sizes", {"n", "m"}}});
+  CHECK(missing["error"]["message"].get<std::string>().find("need the size of `n`, `m`") !=
+        std::string::npos);
+  json ran = client.request(
+      "workspace/executeCommand",
+      {{"command", "relax.run"}, {"arguments", {{{"uri", uri}, {"sizes", {{"n", 2}, {"m", 5}}}}}}});
+  REQUIRE(ran.contains("result"));
+  CHECK(ran["result"]["outputs"][0]["shape"] == json{2, 3});
 }

@@ -84,13 +84,23 @@ export function errorCode(e: unknown): number | undefined {
   return typeof code === 'number' ? code : undefined;
 }
 
+/** The `data` of a server error: `{"kind": "missingSizes", "sizes": [...]}`, `{"kind": "buildFailed"}`. */
+function errorData(e: unknown): { kind?: unknown; sizes?: unknown } | undefined {
+  const data = (e as { data?: unknown } | null)?.data;
+  return data !== null && typeof data === 'object' ? (data as { kind?: unknown; sizes?: unknown }) : undefined;
+}
+
 /**
- * The symbolic size a run with random inputs lacks, from the server's message
- * ("parameter `a`: --random: give the size of `n` for parameter `a` with --shape NAME=N").
+ * The symbolic size a run with random inputs lacks: the first of the error's `data.sizes`
+ * (`kind: "missingSizes"`), or from the message of a server that sends no data
+ * ("... give the size of `n` ...").
  */
 export function missingSize(e: unknown): string | undefined {
   if (errorCode(e) !== REQUEST_FAILED) return undefined;
-  return /give the size of `([^`]+)`/.exec(errorMessage(e))?.[1];
+  const data = errorData(e);
+  if (data?.kind === 'missingSizes' && Array.isArray(data.sizes) && typeof data.sizes[0] === 'string')
+    return data.sizes[0];
+  return /(?:give )?the size of `([^`]+)`/.exec(errorMessage(e))?.[1];
 }
 
 /** A size as typed in the input box: a whole number. */
@@ -101,7 +111,10 @@ export function parseSize(text: string): number | undefined {
 
 /** Whether a failure is a build's, whose errors the server publishes as diagnostics. */
 export function isBuildFailure(e: unknown): boolean {
-  return errorCode(e) === REQUEST_FAILED && /\b(errors?|build|building|lowering)\b/.test(errorMessage(e));
+  if (errorCode(e) !== REQUEST_FAILED) return false;
+  const kind = errorData(e)?.kind;
+  if (kind !== undefined) return kind === 'buildFailed';
+  return /\b(errors?|build|building|lowering)\b/.test(errorMessage(e));
 }
 
 export function errorMessage(e: unknown): string {

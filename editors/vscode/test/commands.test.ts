@@ -273,12 +273,17 @@ test('Show IR: an unknown pass is reported', async () => {
 function needsSize(name: string, param: string) {
   return {
     code: -32803,
-    message: `parameter \`${param}\`: --random: give the size of \`${name}\` for parameter \`${param}\` with --shape NAME=N`,
+    message: `random inputs of \`main\` need the size of \`${name}\`: give it in the \`sizes\` argument ({"${name}": 4})`,
+    data: { kind: 'missingSizes', sizes: [name] },
   };
 }
 
 test('missingSize, isBuildFailure, parseSize', () => {
   assert.equal(missingSize(needsSize('n', 'a')), 'n');
+  // A server without error data: from the message.
+  assert.equal(missingSize({ code: -32803, message: 'parameter `a`: --random: give the size of `k` for parameter `a`' }), 'k');
+  assert.ok(isBuildFailure({ code: -32803, message: 'anything', data: { kind: 'buildFailed' } }));
+  assert.ok(!isBuildFailure({ code: -32803, message: 'building', data: { kind: 'runFailed' } }));
   assert.equal(missingSize({ code: -32602, message: 'give the size of `n`' }), undefined);
   assert.ok(isBuildFailure({ code: -32803, message: 'the document has errors; fix them to build it' }));
   assert.ok(isBuildFailure({ code: -32803, message: 'building `main` failed' }));
@@ -329,6 +334,6 @@ test('a symbolic size the server still lacks after it was given is an error, not
   await commands.run({ uri: URI, function: 'main' });
   assert.equal(host.sizeQuestions.length, 1);
   assert.equal(client.requests.length, 2);
-  assert.match(host.errors[0], /give the size of `n`/);
+  assert.match(host.errors[0], /the size of `n`/);
   assert.doesNotMatch(host.errors[0], /Problems panel/);
 });
