@@ -10,6 +10,7 @@
 #include "analysis/ops/op_registry.h"
 #include "ide/queries.h"
 #include "lsp/features.h"
+#include "syntax/builtin_catalog.h"
 #include "syntax/frontend.h"
 #include "syntax/symbol_index.h"
 
@@ -106,6 +107,10 @@ void add_namespace_members(Items& items, const std::string& qualifier, bool snip
     size_t dot = tail.find('.');
     if (dot != std::string::npos)
       items.add(tail.substr(0, dot), kModuleItem, "namespace " + want + tail.substr(0, dot));
+    else if (const syntax::BuiltinInfo* b = syntax::find_builtin(name))
+      items.add(tail,
+                std::isupper(static_cast<unsigned char>(tail[0])) ? kClassItem : kFunctionItem,
+                std::string(b->signature), std::string(b->doc));
     else
       items.add(tail,
                 std::isupper(static_cast<unsigned char>(tail[0])) ? kClassItem : kFunctionItem,

@@ -4,6 +4,7 @@
 // and scope; an op (`R.nn.conv2d`) its signature, attributes and doc; a code in a `# noqa`
 // comment its documentation.
 #include <cctype>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "ir/module.h"
 #include "ir/tir.h"
 #include "lsp/features.h"
+#include "syntax/builtin_catalog.h"
 
 namespace relax::lsp {
 
@@ -174,19 +176,29 @@ json hover_noqa(const CheckedDocument& doc, uint32_t offset) {
   return markdown(code->text, doc.map, begin, end);
 }
 
-// An op under the cursor: the callee of a call written `R.x.y(...)`.
+// An op or a builtin under the cursor: a dotted name such as `R.nn.conv2d(...)`, `T.grid`,
+// `R.Tensor`.
 json hover_op(const CheckedDocument& doc, uint32_t offset) {
   if (!doc.result.tree) return nullptr;
   syntax::Node node = doc.result.tree->root().descendant_for_range(offset, offset);
-  // Climb to the whole dotted name (`R.nn.conv2d`) that is a call's callee.
+  // Climb to the whole dotted name (`R.nn.conv2d`).
   while (node && node.parent() && node.parent().kind() == syntax::NodeKind::kAttribute)
     node = node.parent();
   if (!node || node.kind() != syntax::NodeKind::kAttribute) return nullptr;
-  std::string_view name = node.text();
-  if (name.substr(0, 2) != "R.") return nullptr;
-  const analysis::OpInfo* op =
-      analysis::OpRegistry::global().find("relax." + std::string(name.substr(2)));
-  if (!op) return nullptr;
+  std::string name(node.text());
+  // The dialects' long names spell the same builtins.
+  for (auto [long_name, short_name] : {std::pair{"relax.", "R."}, {"tir.", "T."}, {"ir.", "I."}})
+    if (name.rfind(long_name, 0) == 0) name = short_name + name.substr(std::strlen(long_name));
+  const analysis::OpInfo* op = name.rfind("R.", 0) == 0
+                                   ? analysis::OpRegistry::global().find("relax." + name.substr(2))
+                                   : nullptr;
+  if (!op) {
+    const syntax::BuiltinInfo* builtin = syntax::find_builtin(name);
+    if (!builtin) return nullptr;
+    return markdown(
+        code_block(std::string(builtin->signature)) + "\n\n" + std::string(builtin->doc), doc.map,
+        node.start(), node.end());
+  }
   std::string value = code_block(op->signature) + "\n\n" + op->doc;
   if (!op->attrs.empty()) {
     value += "\n\nAttributes:";

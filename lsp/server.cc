@@ -219,14 +219,8 @@ class Server {
     // What the client can take: snippets in completions, pull diagnostics.
     json caps = params.value("capabilities", json::object());
     auto flag = [&](std::initializer_list<const char*> path) {
-      const json* at = &caps;
-      for (const char* key : path) {
-        if (!at->is_object()) return false;
-        auto it = at->find(key);
-        if (it == at->end()) return false;
-        at = &*it;
-      }
-      return at->is_boolean() ? at->get<bool>() : at->is_object();
+      const json* at = find_path(caps, path);
+      return at && (at->is_boolean() ? at->get<bool>() : at->is_object());
     };
     snippets_ = flag({"textDocument", "completion", "completionItem", "snippetSupport"});
     bool pull_diagnostics = flag({"textDocument", "diagnostic"});

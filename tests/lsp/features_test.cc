@@ -42,7 +42,7 @@ class $module[[Module]]:
     @R.function
     def $helper[[helper]](x: R.Tensor(("n", 4), dtype="float32")) -> R.Tensor(("n", 4), dtype="float32"):
         n = T.int64()
-        with R.dataflow():
+        with R.data$dataflow^flow():
             $y[[y]] = R.a$add^dd(x, x)
             $z[[z]] = R.multiply($yuse[[y]], $yuse2[[y]])
             R.output(z)
@@ -122,8 +122,35 @@ TEST_CASE("lsp features: hover shows struct info, ops and codes") {
                            doc_pos(uri, pos.at(code.range("call").begin + 3)))["result"];
   CHECK(fn["contents"]["value"].get<std::string>().find(
             "def helper(x: R.Tensor((n, 4), dtype=\"float32\"))") != std::string::npos);
+  // A builtin: its signature and doc from the catalogue, over the whole dotted name.
+  json builtin =
+      client.request("textDocument/hover", doc_pos(uri, pos.at(code.point("dataflow"))))["result"];
+  REQUIRE(builtin.is_object());
+  std::string text = builtin["contents"]["value"];
+  CHECK(text.find("R.dataflow()") != std::string::npos);
+  CHECK(text.find("dataflow block") != std::string::npos);
+  uint32_t dataflow_at = static_cast<uint32_t>(code.code().find("R.dataflow"));
+  CHECK(builtin["range"] == pos.range(dataflow_at, dataflow_at + 10));
   // Nothing at a blank spot.
   CHECK(client.request("textDocument/hover", doc_pos(uri, pos.at(0)))["result"].is_null());
+}
+
+TEST_CASE("lsp features: completion after T. documents the builtins") {
+  LspClient client;
+  client.initialize();
+  std::string uri = test_uri("builtins.relax");
+  std::string text = "@T.prim_func\ndef f(A: T.Buffer((4,), \"float32\")):\n    for i in T.\n";
+  client.open(uri, text);
+  client.diagnostics(uri, 1);
+  json items = client.request("textDocument/completion",
+                              doc_pos(uri, {{"line", 2}, {"character", 15}}))["result"]["items"];
+  json grid;
+  for (const json& item : items)
+    if (item["label"] == "grid") grid = item;
+  REQUIRE(grid.is_object());
+  CHECK(grid["detail"] == "T.grid(*extents: PrimExpr)");
+  CHECK(grid["documentation"]["value"].get<std::string>().find("Nested serial loops") !=
+        std::string::npos);
 }
 
 TEST_CASE("lsp features: definition, references and highlights") {
