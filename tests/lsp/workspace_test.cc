@@ -275,3 +275,17 @@ TEST_CASE("lsp code actions: source.fixAll is resolved when chosen, where the cl
   REQUIRE(stale.contains("error"));
   CHECK(stale["error"]["code"] == -32801);
 }
+
+TEST_CASE("lsp workspace: a relax.toml created later applies when the document is saved") {
+  TempDir dir("relax_lsp_save");
+  fs::path file = dir / "m.relax";
+  write_file(file, kTwoWarnings);
+  std::string uri = uri_of(file);
+  LspClient client;
+  client.initialize();  // no file watchers: saving is what tells the server
+  client.open(uri, kTwoWarnings);
+  CHECK(codes(client.diagnostics(uri, 1)) == std::set<std::string>{"W1001", "W1002"});
+  write_file(dir / "relax.toml", "[lint]\nignore = [\"W1002\"]\n");
+  client.notify("textDocument/didSave", {{"textDocument", {{"uri", uri}}}});
+  CHECK(codes(next_diagnostics(client, uri)) == std::set<std::string>{"W1001"});
+}
