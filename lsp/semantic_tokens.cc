@@ -114,19 +114,46 @@ json semantic_tokens_legend() {
 
 std::vector<uint32_t> semantic_tokens(const CheckedDocument& doc, uint32_t begin, uint32_t end) {
   std::vector<uint32_t> data;
+  const ir::SourceFile& file = *doc.result.source;
+  const ir::LineIndex& lines = file.lines();
+  const std::string& text = file.text();
+  // The tokens come in text order: the line is found by walking forward, and on a line of ASCII
+  // text a column is a byte difference in every encoding (only other lines ask the index).
+  uint32_t line = 0, line_begin = 0, next_line = lines.line_start(1);
+  bool ascii = true;
+  auto enter_line = [&](uint32_t l) {
+    line = l;
+    line_begin = lines.line_start(l);
+    next_line = l + 1 < lines.line_count() ? lines.line_start(l + 1)
+                                           : static_cast<uint32_t>(text.size()) + 1;
+    uint32_t stop = std::min<uint32_t>(next_line, static_cast<uint32_t>(text.size()));
+    ascii = std::all_of(text.begin() + line_begin, text.begin() + stop,
+                        [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+  };
+  enter_line(0);
   uint32_t prev_line = 0, prev_col = 0;
   for (const Token& t : collect(doc)) {
     if (t.end <= begin || t.begin >= end) continue;
-    ir::Position a = doc.result.source->position(t.begin, doc.map.encoding());
-    ir::Position b = doc.result.source->position(t.end, doc.map.encoding());
-    if (b.line != a.line) continue;  // tokens are single-line
-    data.push_back(a.line - prev_line);
-    data.push_back(a.line == prev_line ? a.column - prev_col : a.column);
-    data.push_back(b.column - a.column);
+    if (t.begin >= next_line) enter_line(lines.position(t.begin).line);
+    if (t.end >= next_line) continue;  // tokens are single-line
+    uint32_t col, width;
+    if (ascii) {
+      col = t.begin - line_begin;
+      width = t.end - t.begin;
+    } else {
+      ir::Position a = lines.position(t.begin, doc.map.encoding());
+      ir::Position b = lines.position(t.end, doc.map.encoding());
+      if (b.line != a.line) continue;
+      col = a.column;
+      width = b.column - a.column;
+    }
+    data.push_back(line - prev_line);
+    data.push_back(line == prev_line ? col - prev_col : col);
+    data.push_back(width);
     data.push_back(t.type);
     data.push_back(t.modifiers);
-    prev_line = a.line;
-    prev_col = a.column;
+    prev_line = line;
+    prev_col = col;
   }
   return data;
 }

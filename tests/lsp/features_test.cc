@@ -305,6 +305,22 @@ TEST_CASE("lsp features: positions with non-BMP text in UTF-16 and UTF-8") {
     json h = client.request("textDocument/hover", doc_pos(uri, pos.at(use)))["result"];
     CHECK(h["range"] == pos.range(use, use + 1));
     CHECK(h["range"]["start"]["character"] == (enc == relax::ir::Encoding::kUtf8 ? 39 : 35));
+    // Semantic tokens: the token of `y` after the string starts at the same column.
+    json data = client.request("textDocument/semanticTokens/full",
+                               {{"textDocument", {{"uri", uri}}}})["result"]["data"];
+    REQUIRE(data.size() % 5 == 0);
+    uint32_t line = 0, col = 0;
+    bool found = false;
+    for (size_t i = 0; i < data.size(); i += 5) {
+      uint32_t dl = data[i], dc = data[i + 1];
+      col = dl ? dc : col + dc;
+      line += dl;
+      if (json{{"line", line}, {"character", col}} == pos.at(use)) {
+        found = true;
+        CHECK(data[i + 2] == 1);  // `y`: one unit in both encodings
+      }
+    }
+    CHECK(found);
   }
 }
 

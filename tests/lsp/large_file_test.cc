@@ -51,6 +51,7 @@ TEST_CASE("lsp large file: many incremental edits, each version's diagnostics ex
   CHECK(client.diagnostics(uri, 1, 120000).empty());
 
   int version = 1;
+  // (json::array: a braced single json would copy it with some compilers.)
   auto edit = [&](json changes) {
     ++version;
     client.notify("textDocument/didChange", {{"textDocument", {{"uri", uri}, {"version", version}}},
@@ -60,11 +61,12 @@ TEST_CASE("lsp large file: many incremental edits, each version's diagnostics ex
   // last version's diagnostics need to come.
   int far = kFunctions - 3, line = add_line(far);
   int col = static_cast<int>(std::string("        y = R.add(x, ").size());
-  for (int i = 0; i < 40; ++i) edit({change(line, col, col + 1, i % 2 == 0 ? "w" : "x")});
+  for (int i = 0; i < 40; ++i)
+    edit(json::array({change(line, col, col + 1, i % 2 == 0 ? "w" : "x")}));
   CHECK(client.diagnostics(uri, version, 120000).empty());  // an even count: back to `x`
 
   // An unknown name: E0201 at exactly that place.
-  edit({change(line, col, col + 1, "w")});
+  edit(json::array({change(line, col, col + 1, "w")}));
   json errors = client.diagnostics(uri, version, 120000);
   REQUIRE(errors.size() == 1);
   CHECK(errors[0]["code"] == "E0201");
@@ -72,7 +74,7 @@ TEST_CASE("lsp large file: many incremental edits, each version's diagnostics ex
 
   // Several changes in one notification, each in the text the one before left: a new line at
   // the top shifts everything down by one.
-  edit({change(line, col, col + 1, "x"), change(6, 0, 0, "    # a comment\n")});
+  edit(json::array({change(line, col, col + 1, "x"), change(6, 0, 0, "    # a comment\n")}));
   CHECK(client.diagnostics(uri, version, 120000).empty());
 
   // Hover far down the file, on the shifted text: the parameter's shape of that function.
@@ -86,7 +88,7 @@ TEST_CASE("lsp large file: many incremental edits, each version's diagnostics ex
         std::string::npos);
 
   // The whole text replaced (a full-document change) is accepted as well.
-  edit({{{"text", large_module()}}});
+  edit(json::array({json{{"text", large_module()}}}));
   CHECK(client.diagnostics(uri, version, 120000).empty());
   client.request("shutdown", nullptr);
   client.notify("exit", nullptr);
