@@ -125,13 +125,13 @@ WorkspaceIndex::~WorkspaceIndex() {
 void WorkspaceIndex::start(std::vector<fs::path> folders) {
   if (thread_.joinable()) return;
   thread_ = std::thread([this, folders = std::move(folders)] {
-    size_t files = 0;
+    size_t files = 0, entries = 0;
     for (const fs::path& folder : folders) {
       std::error_code ec;
       fs::recursive_directory_iterator it(folder, fs::directory_options::skip_permission_denied,
                                           ec);
       for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-        if (stop_ || files >= kMaxFiles) break;
+        if (stop_ || files >= kMaxFiles || ++entries > kMaxEntries) break;
         const fs::path& path = it->path();
         std::string name = path.filename().string();
         std::error_code type_ec;

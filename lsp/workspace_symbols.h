@@ -39,9 +39,10 @@ json match_symbols(const std::map<std::string, std::vector<WorkspaceSymbol>>& sy
 
 class WorkspaceIndex {
  public:
-  // Limits that keep a huge folder from holding the server: files indexed, bytes per file and
-  // directory depth.
+  // Limits that keep a huge folder (a home directory opened as a workspace) from holding the
+  // server: files indexed, entries looked at, bytes per file and directory depth.
   static constexpr size_t kMaxFiles = 20000;
+  static constexpr size_t kMaxEntries = 500000;  // directory entries looked at, of any kind
   static constexpr uintmax_t kMaxFileBytes = 16u << 20;
   static constexpr int kMaxDepth = 32;
 
