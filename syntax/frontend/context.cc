@@ -53,6 +53,8 @@ Frontend::Frontend(const SyntaxTree& tree, ir::DiagnosticBag& diags) : tree_(tre
   define_global("float", Value::ns("py.float"));
   define_global("int", Value::ns("py.int"));
   define_global("len", Value::ns("py.len"));
+  // metadata["relax.expr.Constant"][i] (the builtin `metadata` picks the kind).
+  define_global("metadata", Value::ns("metadata"));
 }
 
 ir::Diagnostic& Frontend::error(std::string code, ir::Span span, std::string message) {
@@ -128,20 +130,25 @@ const Value* Frontend::lookup(std::string_view name) const {
 }
 
 void Frontend::register_builtin(std::string name, Builtin fn) {
-  builtins_[std::move(name)] = std::move(fn);
+  own_builtins_[std::move(name)] = std::move(fn);
 }
 
 std::vector<std::string> Frontend::builtin_names() const {
   std::vector<std::string> out;
-  out.reserve(builtins_.size());
-  for (const auto& [name, _] : builtins_) out.push_back(name);
+  for (const BuiltinTable* table : {&own_builtins_, shared_builtins_})
+    if (table)
+      for (const auto& [name, _] : *table) out.push_back(name);
   std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 
 const Builtin* Frontend::find_builtin(std::string_view name) const {
-  auto it = builtins_.find(std::string(name));
-  return it == builtins_.end() ? nullptr : &it->second;
+  std::string key(name);
+  if (auto it = own_builtins_.find(key); it != own_builtins_.end()) return &it->second;
+  if (!shared_builtins_) return nullptr;
+  auto it = shared_builtins_->find(key);
+  return it == shared_builtins_->end() ? nullptr : &it->second;
 }
 
 // --- ArgBinder -------------------------------------------------------------------------------

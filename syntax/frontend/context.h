@@ -125,7 +125,14 @@ class Frontend {
   };
 
   // --- Builtins --------------------------------------------------------------------------------
-  void register_builtin(std::string name, Builtin fn);
+  // The builtins are registered once per process into one immutable table (builtin_table() in
+  // module.cc, built by a front end of its own), which every front end then reads: a parse does
+  // not register 317 functions again, and documents parsed on several threads share the table.
+  // What one parse registers itself (the `metadata` of its module) is looked up first.
+  using BuiltinTable = std::unordered_map<std::string, Builtin>;
+  void register_builtin(std::string name, Builtin fn);  // into this front end's own table
+  BuiltinTable take_registered_builtins() { return std::move(own_builtins_); }
+  void use_builtins(const BuiltinTable& table) { shared_builtins_ = &table; }
   const Builtin* find_builtin(std::string_view name) const;
   // Every registered name, sorted.
   std::vector<std::string> builtin_names() const;
@@ -201,7 +208,8 @@ class Frontend {
   const SyntaxTree& tree_;
   ir::DiagnosticBag& diags_;
   std::vector<Scope> scopes_;
-  std::unordered_map<std::string, Builtin> builtins_;
+  BuiltinTable own_builtins_;
+  const BuiltinTable* shared_builtins_ = nullptr;
   std::unordered_map<const ir::Object*, ir::ObjectRef> unbound_vars_;  // held: keys stay unique
   // Trees of embedded expressions (string dims): values may point into them.
   std::vector<std::unique_ptr<SyntaxTree>> embedded_trees_;

@@ -2,6 +2,7 @@
 // module attributes and global infos, extern functions. It declares every function before it
 // parses any body (so `cls.f` works in any order), then hands each definition to the Relax or
 // TIR parser, and keeps the functions that parsed.
+#include <algorithm>
 #include <sstream>
 #include <unordered_set>
 
@@ -550,15 +551,28 @@ void register_module_builtins(Frontend& fe) {
   });
 }
 
+// Every builtin, registered once (thread-safe: a function-local static) by a front end over an
+// empty tree; the functions take the front end they run in as an argument.
+const Frontend::BuiltinTable& builtin_table() {
+  static const Frontend::BuiltinTable table = [] {
+    std::shared_ptr<const SyntaxTree> tree = SyntaxTree::parse("", 0);
+    ir::DiagnosticBag diags;
+    Frontend fe(*tree, diags);
+    register_module_builtins(fe);
+    register_prim_builtins(fe);
+    register_relax_builtins(fe);
+    register_tir_builtins(fe);
+    return fe.take_registered_builtins();
+  }();
+  return table;
+}
+
 }  // namespace
 
 FrontendResult parse_tree(std::shared_ptr<const SyntaxTree> tree, ir::DiagnosticBag& diags) {
   report_syntax_errors(*tree, diags);
   Frontend fe(*tree, diags);
-  register_module_builtins(fe);
-  register_prim_builtins(fe);
-  register_relax_builtins(fe);
-  register_tir_builtins(fe);
+  fe.use_builtins(builtin_table());
   ModuleParser parser(fe);
   FrontendResult result = parser.run(tree->root());
   fe.symbols.finish();
@@ -569,14 +583,10 @@ FrontendResult parse_tree(std::shared_ptr<const SyntaxTree> tree, ir::Diagnostic
 
 const std::vector<std::string>& builtin_names() {
   static const std::vector<std::string> names = [] {
-    std::shared_ptr<const SyntaxTree> tree = SyntaxTree::parse("", 0);
-    ir::DiagnosticBag diags;
-    Frontend fe(*tree, diags);
-    register_module_builtins(fe);
-    register_prim_builtins(fe);
-    register_relax_builtins(fe);
-    register_tir_builtins(fe);
-    return fe.builtin_names();
+    std::vector<std::string> out;
+    for (const auto& [name, _] : builtin_table()) out.push_back(name);
+    std::sort(out.begin(), out.end());
+    return out;
   }();
   return names;
 }

@@ -1064,9 +1064,9 @@ void register_expr_builtins(Frontend& fe) {
   fe.register_builtin("R.Expr.__getattr__.struct_info", struct_info_attr);
   fe.register_builtin("R.Expr.__getattr__.ty", struct_info_attr);
 
-  // metadata["relax.expr.Constant"][i]: `metadata` is a namespace whose first subscript picks
-  // the kind; other halves may register their own kinds ("metadata.tir.StringImm").
-  if (!fe.lookup("metadata")) fe.define_global("metadata", Value::ns("metadata"));
+  // metadata["relax.expr.Constant"][i]: `metadata` is a namespace (a global of every front end)
+  // whose first subscript picks the kind; other halves may register their own kinds
+  // ("metadata.tir.StringImm").
   if (!fe.find_builtin("metadata")) {
     fe.register_builtin("metadata", [](Frontend& fe, const CallArgs& call) -> Value {
       if (call.args.size() != 1 || !call.args[0].is_string()) {
