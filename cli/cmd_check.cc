@@ -184,6 +184,22 @@ std::string summary_text(const std::vector<ir::Diagnostic>& remaining,
   return out;
 }
 
+// The check options of one file: `defaults` with the rules of its configuration; nullopt (and
+// an I/O error noted) when its configuration cannot be used (reported by ProjectSettings).
+std::optional<analysis::CheckOptions> file_options(const std::string& path,
+                                                   const analysis::CheckOptions& defaults,
+                                                   ProjectSettings& settings,
+                                                   std::vector<std::string>& io_errors) {
+  std::optional<config::FileSettings> configured = settings.for_file(path);
+  if (!configured) {
+    io_errors.push_back("invalid configuration for '" + path + "'");
+    return std::nullopt;
+  }
+  analysis::CheckOptions options = defaults;
+  options.rules = configured->rules;
+  return options;
+}
+
 // --fix / --diff: fix each file (checking the result), then write it, print it (standard input)
 // or print the diff. Fills `all` with what is left and `fixes` with what was fixed.
 void fix_files(const Options& o, const std::vector<std::string>& files,
@@ -193,13 +209,10 @@ void fix_files(const Options& o, const std::vector<std::string>& files,
   analysis::FixOptions fix;
   fix.unsafe = o.unsafe_fixes;
   for (const std::string& path : files) {
-    std::optional<config::FileSettings> configured = settings.for_file(path);
-    if (!configured) {
-      io_errors.push_back("invalid configuration for '" + path + "'");
-      continue;
-    }
-    analysis::CheckOptions options = defaults;
-    options.rules = configured->rules;
+    std::optional<analysis::CheckOptions> configured =
+        file_options(path, defaults, settings, io_errors);
+    if (!configured) continue;
+    const analysis::CheckOptions& options = *configured;
     std::string error;
     std::optional<SourceFile> source = read_source_file(path, error);
     if (!source) {
@@ -273,14 +286,9 @@ int run_check(const Options& o) {
   } else {
     std::vector<analysis::FileCheck> checks;
     for (const std::string& path : inputs.files) {
-      std::optional<config::FileSettings> configured = settings.for_file(path);
-      if (!configured) {
-        io_errors.push_back("invalid configuration for '" + path + "'");
-        continue;
-      }
-      analysis::CheckOptions file_options = options;
-      file_options.rules = configured->rules;
-      for (auto& fc : analysis::check_files({path}, file_options)) checks.push_back(std::move(fc));
+      if (std::optional<analysis::CheckOptions> configured =
+              file_options(path, options, settings, io_errors))
+        for (auto& fc : analysis::check_files({path}, *configured)) checks.push_back(std::move(fc));
     }
     for (auto& fc : checks) {
       if (fc.read_error) {
