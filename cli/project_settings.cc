@@ -9,7 +9,8 @@ namespace fs = std::filesystem;
 void add_config_options(CLI::App* cmd, ConfigChoice& choice) {
   cmd->add_option("--config", choice.file,
                   "Read the configuration from this file (relax.toml, or a pyproject.toml with "
-                  "[tool.relax]) instead of the nearest one above each input");
+                  "[tool.relax]) instead of the nearest one above each input")
+      ->option_text("FILE");
   cmd->add_flag("--isolated", choice.isolated, "Ignore every configuration file");
 }
 
