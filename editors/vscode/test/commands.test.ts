@@ -5,7 +5,6 @@ import {
   Client,
   EditorContext,
   Host,
-  IRDocument,
   isBuildFailure,
   missingSize,
   NOT_RUNNING,
@@ -15,6 +14,7 @@ import {
 } from '../src/commands';
 import { irChoices, IRChoice } from '../src/passes';
 import { LENSES, OUTLINE } from './fixtures';
+import { RecordingOutput } from './recordingOutput';
 
 const URI = 'file:///work/m%20odel.relax';
 
@@ -40,12 +40,9 @@ class FakeClient implements Client {
   }
 }
 
-class FakeHost implements Host {
+class FakeHost extends RecordingOutput implements Host {
   running: FakeClient | undefined = new FakeClient();
   editor: EditorContext | undefined = { uri: URI, languageId: 'relax', position: { line: 26, character: 4 } };
-  errors: string[] = [];
-  printed: string[] = [];
-  opened: IRDocument[] = [];
   picks: { items: any[]; placeholder: string }[] = [];
   pickAnswer: (items: any[]) => any = () => undefined;
   progressTitles: string[] = [];
@@ -63,15 +60,6 @@ class FakeHost implements Host {
   async withProgress<R>(title: string, task: (token: unknown) => Promise<R>): Promise<R> {
     this.progressTitles.push(title);
     return task('TOKEN');
-  }
-  showError(message: string) {
-    this.errors.push(message);
-  }
-  print(text: string) {
-    this.printed.push(text);
-  }
-  async openIR(doc: IRDocument) {
-    this.opened.push(doc);
   }
   async irChoices() {
     return this.choices;

@@ -10,10 +10,11 @@ import { pathToFileURL } from 'node:url';
 
 import * as rpc from 'vscode-jsonrpc/node';
 
-import { EditorContext, Host, IRDocument, RelaxCommands } from '../src/commands';
+import { EditorContext, Host, RelaxCommands } from '../src/commands';
 import { irChoices } from '../src/passes';
 import { listPasses, probeServer } from '../src/server';
 import { readSettings, serverArgs, settingsPayload } from '../src/settings';
+import { RecordingOutput } from './recordingOutput';
 
 const repo = path.join(__dirname, '..', '..', '..', '..');
 const candidates = [process.env.RELAX_PATH, path.join(repo, 'build', 'dev', 'cli', 'relax'), path.join(repo, 'build', 'release', 'cli', 'relax')];
@@ -28,11 +29,8 @@ let connection: rpc.MessageConnection;
 const logged: string[] = [];
 const messages: { type: number; message: string }[] = [];
 
-class RealHost implements Host {
+class RealHost extends RecordingOutput implements Host {
   editor: EditorContext | undefined;
-  errors: string[] = [];
-  printed: string[] = [];
-  opened: IRDocument[] = [];
   sizes: number[] = [];
   client() {
     return { sendRequest: (method: string, params: unknown) => connection.sendRequest(method, params) };
@@ -45,15 +43,6 @@ class RealHost implements Host {
   }
   async withProgress<R>(_title: string, task: (token: unknown) => Promise<R>): Promise<R> {
     return task(undefined);
-  }
-  showError(message: string) {
-    this.errors.push(message);
-  }
-  print(text: string) {
-    this.printed.push(text);
-  }
-  async openIR(doc: IRDocument) {
-    this.opened.push(doc);
   }
   async irChoices() {
     return irChoices(await listPasses(binary!));
