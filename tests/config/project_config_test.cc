@@ -215,9 +215,13 @@ ignore = ["W1001"]
   CHECK(f.format.line_width == 120);
   CHECK(f.rules.select == std::vector<std::string>{"W1001"});
   CHECK(f.rules.ignore == std::vector<std::string>{"W1001", "W1012"});
-  // The more specific selection wins, as with the flags alone: selected W1001 beats ignored
-  // W1001? Equal length: ignore wins.
+  // As with the flags alone: the file's ignore of W1001 and the flag's select of W1001 are
+  // equally specific, and at equal length ignore wins; a more specific select beats a prefix.
   CHECK_FALSE(f.rules.enabled("W1001", true));
+  config::Overrides prefix;
+  prefix.ignore = {"W10"};
+  prefix.select = std::vector<std::string>{"W1002"};
+  CHECK(config::settings_for(&c, prefix, "/p/src/model.relax").rules.enabled("W1002", true));
 
   // No configuration: the defaults, and the flags.
   config::FileSettings d = config::settings_for(nullptr, none, "");

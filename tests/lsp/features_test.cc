@@ -402,3 +402,32 @@ def main(a: R.Tensor(("n", 3), "float32"), b: R.Tensor(("m",), "float32")) -> R.
   REQUIRE(ran.contains("result"));
   CHECK(ran["result"]["outputs"][0]["shape"] == json{2, 3});
 }
+
+TEST_CASE("lsp features: semantic tokens of ops inside a method call's object") {
+  // `R.add(x, x).astype(...)`: the op sits inside an attribute whose head is a call.
+  LspClient client;
+  client.initialize();
+  std::string uri = test_uri("tokens.relax");
+  std::string text =
+      "@R.function\n"
+      "def main(x: R.Tensor((2,), \"float32\")):\n"
+      "    y = R.add(x, x).astype(\"float16\")\n"
+      "    return y\n";
+  client.open(uri, text);
+  client.diagnostics(uri, 1);
+  json data = client.request("textDocument/semanticTokens/full",
+                             {{"textDocument", {{"uri", uri}}}})["result"]["data"];
+  uint32_t line = 0, col = 0;
+  bool r = false, add = false;
+  for (size_t i = 0; i + 4 < data.size(); i += 5) {
+    uint32_t dl = data[i], dc = data[i + 1];
+    col = dl ? dc : col + dc;
+    line += dl;
+    if (line != 2) continue;
+    // Legend: namespace 0, function 2; modifier defaultLibrary 4.
+    if (col == 8 && data[i + 2] == 1) r = data[i + 3] == 0 && data[i + 4] == 4;
+    if (col == 10 && data[i + 2] == 3) add = data[i + 3] == 2 && data[i + 4] == 4;
+  }
+  CHECK(r);
+  CHECK(add);
+}
