@@ -807,7 +807,6 @@ class Server {
       return;
     options.rules = want;
     open.doc->set_options(options);
-    tokens_.erase(uri);
     if (recheck) schedule_diagnostics(uri, 0);
   }
 
@@ -893,7 +892,8 @@ class Server {
 
   // workspace/symbol: the index's files, with the open documents' current text instead.
   void workspace_symbol(const std::string& key, const json& params) {
-    std::string query = params.is_object() ? params.value("query", "") : "";
+    std::string query;
+    if (params.is_object() && params.contains("query")) query = string_member(params, "query");
     std::vector<std::pair<std::string, ide::Snapshot>> open;
     for (const auto& [uri, doc] : docs_) {
       std::string path = doc.path.empty() ? uri : path_to_uri(doc.path);

@@ -204,6 +204,7 @@ def helper(x: R.Tensor((2,), "float32")) -> R.Tensor((2,), "float32"):
   json fuzzy = client.request("workspace/symbol", {{"query", "HLP"}})["result"];
   REQUIRE(fuzzy.size() == 1);
   CHECK(fuzzy[0]["name"] == "helper");
+  CHECK(client.request("workspace/symbol", {{"query", 5}})["error"]["code"] == -32602);
   json all = client.request("workspace/symbol", {{"query", ""}})["result"];
   std::set<std::string> names;
   for (const json& s : all) names.insert(s["name"]);
